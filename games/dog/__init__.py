@@ -1,0 +1,1 @@
+"""Here Comes the Dog: for now the three colour dice, the round counter and the incidents."""
