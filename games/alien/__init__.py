@@ -1,0 +1,1 @@
+"""Alien on Board: the box keeps rounds, commanders, guesses and scores; decoders stay physical."""

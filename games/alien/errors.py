@@ -1,0 +1,25 @@
+"""Inputs the box refuses in Alien on Board; each carries the message key it speaks."""
+
+from __future__ import annotations
+
+from games.core import IllegalInput
+
+
+class BadOption(IllegalInput):
+    """A setup option out of range (rounds) or unknown."""
+
+
+class TooFewPlayers(IllegalInput):
+    """OK pressed to start before enough players have joined."""
+
+
+class NotPlaying(IllegalInput):
+    """A colour pressed as commander or guess that no player has."""
+
+
+class SelfGuess(IllegalInput):
+    """A player entering their own colour: nobody's rocket stands on their own field."""
+
+
+class RevealNotPlayer(IllegalInput):
+    """An alien reveal on a colour nobody plays."""
