@@ -101,7 +101,7 @@ class DogDice:
             return over, [*slots_off, Sound("fanfare"), say("game_over", rounds=state.rounds),
                           GameOver("rounds_played")]
         nxt = replace(state, round=state.round + 1, last_roll=(), last_result="")
-        return nxt, [*slots_off, say("round_started", round=nxt.round)]
+        return nxt, slots_off  # the prompt that follows names the new round
 
     def public_view(self, state: DogState) -> dict[str, Any]:
         return {

@@ -1,0 +1,1 @@
+"""The box: the service loop, the journal and the adapters for buttons, LEDs, voice, camera, MQTT."""

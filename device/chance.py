@@ -1,0 +1,50 @@
+"""Answer the rules' chance requests with the operating system's randomness.
+
+Every draw goes through `secrets` (never Mersenne Twister) and is scaled without bias by
+`secrets.randbelow`. The rules never see this module: they get the drawn outcomes, journaled.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from games.core import Chance, ChanceRequest, Shuffle
+
+
+class Drawer(Protocol):
+    def below(self, n: int) -> int: ...
+
+
+class SecretDrawer:
+    """The box's source of chance."""
+
+    def below(self, n: int) -> int:
+        return secrets.randbelow(n)
+
+
+def draw_one(request: ChanceRequest, drawer: Drawer) -> Any:
+    """One outcome: an index with the request's exact integer odds, or a uniform permutation."""
+    if isinstance(request, Chance):
+        total = sum(request.weights)
+        if total <= 0 or any(w < 0 for w in request.weights):
+            raise ValueError(f"chance {request.name}: weights must be non-negative with a positive sum")
+        ticket = drawer.below(total)
+        for index, weight in enumerate(request.weights):
+            if ticket < weight:
+                return index
+            ticket -= weight
+        raise AssertionError("unreachable")
+    if isinstance(request, Shuffle):
+        order = list(range(request.size))
+        for i in range(request.size - 1, 0, -1):  # Fisher-Yates
+            j = drawer.below(i + 1)
+            order[i], order[j] = order[j], order[i]
+        return order
+    raise TypeError(f"not a chance request: {request!r}")
+
+
+def draw_all(requests: Sequence[ChanceRequest], drawer: Drawer | None = None) -> dict[str, Any]:
+    drawer = drawer or SecretDrawer()
+    return {request.name: draw_one(request, drawer) for request in requests}

@@ -1,0 +1,1 @@
+"""Subcommands of the `houston` CLI, one module each."""

@@ -1,0 +1,286 @@
+"""The journal: every accepted input and chance outcome, committed before the box shows it.
+
+SQLite in WAL mode with synchronous=FULL, so a commit has reached the disk when `append` returns;
+the box acknowledges (beep, LED, words) only after that. Replaying the entries through the rules
+rebuilds the exact state: this is how the box survives a pulled plug.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from games.core import Input, input_from_data, input_to_data
+from games.session import Entry
+
+SCHEMA_VERSION = 1
+
+SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS entries (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('input', 'undo')),
+    input TEXT,
+    outcomes TEXT NOT NULL DEFAULT '{}',
+    at REAL NOT NULL,
+    void INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+# version -> SQL that brings a journal of version-1 up to it. Never edit a step once released.
+MIGRATIONS: dict[int, str] = {}
+
+
+class JournalError(Exception):
+    """The journal cannot be used (unwritable directory, damaged file); str() is the reason."""
+
+
+class JournalDamaged(JournalError):
+    """The file exists but is not a readable journal."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    game: str
+    options: dict[str, Any]
+    started_at: float
+    ended_at: float | None
+    result: dict[str, Any] | None
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5.0)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    return conn
+
+
+class Journal:
+    """One SQLite file holding every game the box has refereed."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._open()
+
+    def _open(self) -> None:
+        if not self.path.parent.is_dir():
+            raise JournalError(f"data directory {self.path.parent} does not exist")
+        try:
+            self.conn = _connect(self.path)
+            check = self.conn.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise JournalDamaged(f"{self.path}: integrity check failed: {check}")
+            self._migrate()
+        except sqlite3.OperationalError as exc:
+            if "readonly" in str(exc) or "unable to open" in str(exc):
+                raise JournalError(f"cannot write the journal in {self.path.parent}: {exc}") from exc
+            raise JournalDamaged(f"{self.path}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:
+            raise JournalDamaged(f"{self.path}: not a readable journal ({exc})") from exc
+
+    def _migrate(self) -> None:
+        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            self.conn.executescript(
+                f"BEGIN IMMEDIATE;{SCHEMA_V1}"
+                f"INSERT OR REPLACE INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');COMMIT;"
+            )
+            return
+        if not {"meta", "games", "entries"} <= tables:
+            raise JournalDamaged(f"{self.path}: not a Houston journal (tables: {sorted(tables)})")
+        row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        version = int(row[0]) if row else 0
+        if version > SCHEMA_VERSION:
+            raise JournalError(f"{self.path}: written by a newer Houston (schema {version}); update the box")
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            self.conn.executescript(MIGRATIONS[step])
+        if version != SCHEMA_VERSION:
+            self.conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+
+    @staticmethod
+    def set_aside(path: Path) -> Path:
+        """Move a damaged journal (and its WAL) out of the way, keeping it for inspection."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = path.with_name(f"{path.name}.damaged-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            src = Path(str(path) + suffix)
+            if src.exists():
+                src.rename(Path(str(target) + suffix))
+        return target
+
+    def close(self) -> None:
+        """Checkpoint the WAL into the main file and close: a clean shutdown leaves one file."""
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            self.conn.close()
+
+    # --- writing -----------------------------------------------------------------------------
+
+    def begin_game(self, game: str, options: dict[str, Any]) -> int:
+        with self.conn:
+            cur = self.conn.execute(
+                "INSERT INTO games (game, options, started_at) VALUES (?, ?, ?)",
+                (game, json.dumps(options, sort_keys=True), time.time()),
+            )
+        return int(cur.lastrowid or 0)
+
+    def append(self, game_id: int, kind: str, inp: Input | None, outcomes: dict[str, Any]) -> int:
+        """Commit one entry durably and return its sequence number."""
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            row = self.conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id=?", (game_id,)
+            ).fetchone()
+            seq = int(row[0]) + 1
+            self.conn.execute(
+                "INSERT INTO entries (game_id, seq, kind, input, outcomes, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    seq,
+                    kind,
+                    json.dumps(input_to_data(inp)) if inp is not None else None,
+                    json.dumps(outcomes, sort_keys=True),
+                    time.time(),
+                ),
+            )
+        return seq
+
+    def end_game(self, game_id: int, result: dict[str, Any]) -> None:
+        with self.conn:
+            self.conn.execute(
+                "UPDATE games SET ended_at=?, result=? WHERE id=?", (time.time(), json.dumps(result), game_id)
+            )
+
+    def void_from(self, game_id: int, seq: int) -> None:
+        """Mark entries from `seq` on as unreadable: kept for inspection, skipped by replay."""
+        with self.conn:
+            self.conn.execute("UPDATE entries SET void=1 WHERE game_id=? AND seq>=?", (game_id, seq))
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def _record(self, row: tuple[Any, ...]) -> GameRecord:
+        return GameRecord(
+            id=row[0],
+            game=row[1],
+            options=json.loads(row[2]),
+            started_at=row[3],
+            ended_at=row[4],
+            result=json.loads(row[5]) if row[5] else None,
+        )
+
+    def games(self) -> list[GameRecord]:
+        rows = self.conn.execute("SELECT id, game, options, started_at, ended_at, result FROM games ORDER BY id")
+        return [self._record(r) for r in rows]
+
+    def game(self, game_id: int) -> GameRecord | None:
+        row = self.conn.execute(
+            "SELECT id, game, options, started_at, ended_at, result FROM games WHERE id=?", (game_id,)
+        ).fetchone()
+        return self._record(row) if row else None
+
+    def unfinished(self) -> GameRecord | None:
+        """The game that was running when the box stopped, if any."""
+        row = self.conn.execute(
+            "SELECT id, game, options, started_at, ended_at, result FROM games "
+            "WHERE ended_at IS NULL ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return self._record(row) if row else None
+
+    def raw_entries(self, game_id: int, include_void: bool = False) -> list[dict[str, Any]]:
+        """Entries as stored (JSON text decoded), for export."""
+        rows = self.conn.execute(
+            "SELECT seq, kind, input, outcomes, at, void FROM entries WHERE game_id=? ORDER BY seq", (game_id,)
+        )
+        out = []
+        for seq, kind, inp, outcomes, at, void in rows:
+            if void and not include_void:
+                continue
+            item = {"seq": seq, "kind": kind, "input": json.loads(inp) if inp else None}
+            item |= {"outcomes": json.loads(outcomes), "at": at}
+            if void:
+                item["void"] = True
+            out.append(item)
+        return out
+
+    def entries(self, game_id: int) -> Iterator[Entry]:
+        """Entries as the rules see them; a row that cannot be parsed raises EntryUnreadable."""
+        for raw in self.raw_entries(game_id):
+            yield entry_from_data(raw)
+
+    def count(self, game_id: int) -> int:
+        row = self.conn.execute("SELECT COUNT(*) FROM entries WHERE game_id=? AND void=0", (game_id,)).fetchone()
+        return int(row[0])
+
+
+class EntryUnreadable(JournalError):
+    """One journal entry that no longer parses; `seq` says which."""
+
+    def __init__(self, seq: int, reason: str) -> None:
+        super().__init__(f"entry {seq}: {reason}")
+        self.seq = seq
+
+
+def entry_from_data(raw: dict[str, Any]) -> Entry:
+    seq = int(raw.get("seq", 0))
+    try:
+        kind = raw["kind"]
+        if kind == "undo":
+            return Entry(seq=seq, kind="undo")
+        if kind != "input":
+            raise ValueError(f"unknown kind {kind!r}")
+        outcomes = raw.get("outcomes") or {}
+        if not isinstance(outcomes, dict):
+            raise ValueError("outcomes must be an object")
+        return Entry(seq=seq, kind="input", inp=input_from_data(raw["input"]), outcomes=outcomes)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise EntryUnreadable(seq, str(exc)) from exc
+
+
+def journal_path(data_dir: Path) -> Path:
+    return Path(data_dir) / "journal.sqlite"
+
+
+def prepare_data_dir(data_dir: Path) -> Path:
+    """Create the data directory if needed and prove it writable; raises JournalError otherwise."""
+    data_dir = Path(data_dir)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        probe = data_dir / ".write-test"
+        probe.write_bytes(b"ok")
+        probe.unlink()
+    except OSError as exc:
+        raise JournalError(f"data directory {data_dir} is not writable ({exc.strerror or exc})") from exc
+    return data_dir
+
+
+def open_journal(data_dir: Path) -> tuple[Journal, list[str]]:
+    """Open the journal in `data_dir`, setting a damaged one aside so the box can still start.
+
+    Returns the journal and message keys to announce (e.g. that a damaged file was kept aside).
+    An unusable data directory raises JournalError: the box refuses to start without one.
+    """
+    prepare_data_dir(data_dir)
+    path = journal_path(data_dir)
+    try:
+        return Journal(path), []
+    except JournalDamaged:
+        Journal.set_aside(path)
+        return Journal(path), ["journal_damaged"]
