@@ -8,7 +8,6 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -38,16 +37,12 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _data_dir(args: argparse.Namespace, settings_dir: str) -> Path:
+def run(args: argparse.Namespace) -> int:
     from device.cli import default_data_dir
 
-    return default_data_dir(args.data_dir, args.config)
-
-
-def run(args: argparse.Namespace) -> int:
     directory = config_dir(args.config)
-    settings, pins = load_config(directory)
-    data_dir = _data_dir(args, str(directory))
+    load_config(directory)  # refuse a bad config before anything starts
+    data_dir = default_data_dir(args.data_dir, args.config)
     if args.sim:
         return run_sim(data_dir, args.game, sys.stdin, sys.stdout)
     return run_hardware(data_dir, args.game, directory)
@@ -68,7 +63,7 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO) -> int:
     box.service.start()
     box.service.wait_idle()
     try:
-        for line in _lines(keys):
+        for line in keys:
             if not _sim_line(box, line.strip(), out):
                 break
     except KeyboardInterrupt:
@@ -76,11 +71,6 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO) -> int:
     finally:
         box.close()
     return 0
-
-
-def _lines(keys: TextIO) -> Iterator[str]:
-    for line in keys:
-        yield line
 
 
 def _sim_line(box: Any, line: str, out: TextIO) -> bool:
