@@ -84,7 +84,7 @@ class Settings:
     language: str = "en"
     data_dir: str = "/var/lib/houston"
     volume: float = 0.8
-    debounce_ms: int = 30
+    debounce_ms: int = 5
     hold_ms: int = 800
     repeat_guard_ms: int = 250
     mqtt: Mapping[str, Any] = field(default_factory=dict)

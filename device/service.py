@@ -255,8 +255,7 @@ class Service:
     def next_game(self) -> Reply:
         ids = game_ids()
         self.selected = ids[(ids.index(self.selected) + 1) % len(ids)] if self.selected in ids else ids[0]
-        title = load_game(self.selected).info.title
-        self._emit([say("game_selected", title=title)], [])
+        self._emit([], [])  # the idle prompt names the newly selected game
         return {"status": "ok", "selected": self.selected}
 
     def select_game(self, game_id: str) -> Reply:
@@ -265,7 +264,7 @@ class Service:
         if game_id not in game_ids():
             return self._refuse(RuleError("unknown_game", {"game": game_id}))
         self.selected = game_id
-        self._emit([say("game_selected", title=load_game(game_id).info.title)], [])
+        self._emit([], [])
         return {"status": "ok", "selected": game_id}
 
     def submit(self, inp: Input) -> Reply:

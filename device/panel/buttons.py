@@ -20,6 +20,8 @@ Clock = Callable[[], float]
 
 
 class ButtonReader:
+    MASH_QUIET = 5.0  # seconds before 'slow down' is said again
+
     def __init__(
         self,
         buttons: Mapping[str, int],
@@ -42,7 +44,7 @@ class ButtonReader:
         self._down_at: dict[str, float | None] = {}
         self._last_edge: dict[str, float] = {}
         self._last_accepted: dict[str, float] = {}
-        self._mash_told: set[str] = set()
+        self._mash_told: dict[str, float] = {}
         self.devices: dict[str, Button] = {}
         self.dropped = 0
         for name, pin in buttons.items():
@@ -59,38 +61,41 @@ class ButtonReader:
         return handler
 
     def edge(self, name: str, down: bool) -> None:
-        """One electrical edge of button `name` (down = closed)."""
+        """One electrical edge of button `name` (down = closed).
+
+        After an accepted edge, further edges within `debounce` are contact bounce and ignored;
+        a press starts at its first accepted closing and ends at the next accepted opening."""
         now = self.clock()
         with self._lock:
             last = self._last_edge.get(name)
-            self._last_edge[name] = now
+            if last is not None and now - last < self.debounce - 1e-9:
+                return
             if down:
-                if last is not None and now - last < self.debounce and self._down_at[name] is None:
-                    return  # bounce right after a release
-                if self._down_at[name] is None:
-                    self._down_at[name] = now
+                self._down_at[name] = now  # a missed opening just restarts the press
+                self._last_edge[name] = now
                 return
             pressed_at = self._down_at[name]
+            if pressed_at is None:
+                return
+            self._last_edge[name] = now
             self._down_at[name] = None
-            if pressed_at is None or now - pressed_at < self.debounce:
-                return  # a release with no press, or a glitch shorter than the debounce time
             held = now - pressed_at >= self.hold
             previous = self._last_accepted.get(name)
             if not held and previous is not None and now - previous < self.repeat_guard:
                 self.dropped += 1
-                mash = self.on_mash if name not in self._mash_told else None
-                self._mash_told.add(name)
-                if mash is None:
+                told = self._mash_told.get(name)
+                if told is not None and now - told < self.MASH_QUIET:
                     return
+                self._mash_told[name] = now
+                mash = self.on_mash
+                press = None
             else:
                 self._last_accepted[name] = now
-                self._mash_told.discard(name)
-                mash = None
-                press = Press(name, hold=held)
-        if mash is not None:
+                mash, press = None, Press(name, hold=held)
+        if press is not None:
+            self.on_press(press)
+        elif mash is not None:
             mash(name)  # said once per burst of mashing
-            return
-        self.on_press(press)
 
     def close(self) -> None:
         for device in self.devices.values():
