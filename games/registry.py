@@ -9,6 +9,7 @@ from games.core import Game
 # id -> module that defines GAME (a games.core.Game). Order is the order the box offers them.
 GAME_MODULES: dict[str, str] = {
     "dog": "games.dog.rules",
+    "hwhad": "games.hwhad.rules",
     "alien": "games.alien.rules",
 }
 

@@ -1,0 +1,1 @@
+"""Houston, We Have a Dolphin! — the box keeps the hidden layout and resolves spacewalks in secret."""
