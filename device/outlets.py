@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from device.panel.lights import Lights, UnknownLight
@@ -51,9 +52,12 @@ class PanelOutlet:
 class ConsoleOutlet:
     """Print what the box says and how its lights change, as it happens."""
 
-    def __init__(self, lights: Lights | None = None, stream: TextIO | None = None) -> None:
+    def __init__(
+        self, lights: Lights | None = None, stream: TextIO | None = None, trace: Callable[[], str | None] | None = None
+    ) -> None:
         self.lights = lights
         self.stream = stream or sys.stdout
+        self.trace = trace  # optional: a line of state after each update (crash tests read it)
         self._shown: dict[str, tuple[str, str]] = {}
 
     def deliver(self, update: Update) -> None:
@@ -69,6 +73,8 @@ class ConsoleOutlet:
             if changed:
                 self._shown.update(changed)
                 self._print("  LED  " + "  ".join(_describe_light(t, s) for t, s in sorted(changed.items())))
+        if self.trace is not None and (line := self.trace()):
+            self._print(f"  TRC  {line}")
 
     def _print(self, line: str) -> None:
         print(line, file=self.stream, flush=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
+import os
 import signal
 import sys
 import threading
@@ -13,6 +15,8 @@ from typing import Any, TextIO
 
 from device.config import config_dir, load_config
 from device.journal import JournalError, open_journal
+
+log = logging.getLogger("houston.run")
 
 SIM_KEYS = {
     "r": "red", "b": "blue", "g": "green", "y": "yellow", "p": "purple", "w": "white",
@@ -58,7 +62,8 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO) -> int:
     except JournalError as exc:
         print(f"houston: {exc}", file=sys.stderr)
         return 2
-    box.service.outlets.append(ConsoleOutlet(box.panel.lights, out))
+    trace = _state_trace(box) if os.environ.get("HOUSTON_SIM_TRACE") else None
+    box.service.outlets.append(ConsoleOutlet(box.panel.lights, out, trace))
     print(SIM_HELP, file=out, flush=True)
     box.service.start()
     box.service.wait_idle()
@@ -71,6 +76,22 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO) -> int:
     finally:
         box.close()
     return 0
+
+
+def _state_trace(box: Any) -> Any:
+    """`game=<journal game> seq=<last entry> digest=<state>` after each update, for crash tests."""
+    from games.core import digest
+
+    def line() -> str | None:
+        service = box.service
+        if service.session is None or service.record is None:
+            return None
+        seq = service.journal.conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id=?", (service.record.id,)
+        ).fetchone()[0]
+        return f"game={service.record.id} seq={seq} digest={digest(service.session.state)}"
+
+    return line
 
 
 def _sim_line(box: Any, line: str, out: TextIO) -> bool:
@@ -97,13 +118,27 @@ def _sim_line(box: Any, line: str, out: TextIO) -> bool:
 
 
 def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
-    """The box on its real panel: gpiozero picks the pin factory (GPIOZERO_PIN_FACTORY)."""
+    """The box on its real panel: gpiozero picks the pin factory (GPIOZERO_PIN_FACTORY).
+
+    Start order matters to systemd: READY=1 is sent once the panel is up, the journal is open and
+    the game resumed (the broker may come later); the service loop pings the watchdog, so a hung
+    loop gets the box restarted. SIGTERM finishes the input in hand, publishes `offline`, and
+    closes the journal cleanly (WAL checkpointed into the main file)."""
+    from device.camera.feed import start_camera
     from device.outlets import ConsoleOutlet, PanelOutlet
     from device.panel import Panel
+    from device.panel.lights import StatusLight
     from device.service import Job, Service
+    from device.systemd_notify import Notifier
+    from device.voice.clips import ClipCache, VoiceStyle
+    from device.voice.outlet import SpeakerOutlet
+    from device.voice.speaker import Speaker
     from games.core import say
 
+    notifier = Notifier()
     settings, pins = load_config(directory)
+    if os.environ.get("GPIOZERO_PIN_FACTORY") == "mock":
+        os.environ.setdefault("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")  # PWM and RGB LEDs need it
     try:
         journal, notes = open_journal(data_dir)
     except JournalError as exc:
@@ -113,21 +148,89 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
         journal, box_id=settings.box_id, default_game=game or settings.game,
         language=settings.language, notes=notes,
     )
-    panel = Panel(
-        pins, settings, service.post_press, clock=time.monotonic,
-        on_mash=lambda name: service.post(Job("say", [say("slow_down")])),
+    try:
+        panel = Panel(
+            pins, settings, service.post_press, clock=time.monotonic,
+            on_mash=lambda name: service.post(Job("say", [say("slow_down")])),
+        )
+    except Exception as exc:  # no GPIO (not a Pi, no permission, wrong pin factory)
+        journal.close()
+        print(f"houston: cannot use the GPIO pins ({type(exc).__name__}: {exc}); run houston doctor", file=sys.stderr)
+        return 2
+    status = StatusLight(panel.lights, time.monotonic)
+    status.show()
+    speaker = Speaker(
+        ClipCache(data_dir / "voice", VoiceStyle(settings.voice, settings.voice_speed)),
+        volume=settings.volume,
+        on_silent=lambda why: service.post(Job("say", [say("no_speaker")])),
     )
-    service.outlets = [PanelOutlet(panel.lights), ConsoleOutlet(panel.lights)]
+    outlets: list[Any] = [PanelOutlet(panel.lights), status, SpeakerOutlet(speaker), ConsoleOutlet(panel.lights)]
+    buzzer = None
+    if pins.buzzer:
+        from device.panel.buzzer import BuzzerOutlet
+
+        buzzer = BuzzerOutlet(pins.buzzer)
+        outlets.append(buzzer)
+    service.outlets = outlets
     stop = threading.Event()
     with contextlib.suppress(ValueError):  # not in the main thread (tests)
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
         signal.signal(signal.SIGINT, lambda *_: stop.set())
+    service.tick_hooks += [notifier.watchdog, status.tick]
     service.start()
+    camera = start_camera(
+        settings.camera_source, service, data_dir, stale_after=settings.camera_stale_seconds,
+    )
+    link = _start_mqtt(settings, service)
+    if link is not None:
+        service.tick_hooks.append(lambda: _broker_status(link, status))
+    service.wait_idle()
+    status.update(busy=False)
+    notifier.ready(f"refereeing {service.selected}")
     try:
         while not stop.wait(0.5):
             pass
     finally:
-        service.stop()
+        notifier.stopping()
+        if camera is not None:
+            camera.stop()
+        service.stop()  # the input in hand is finished (journaled and shown) before this returns
+        if link is not None:
+            _stop_quietly(link)  # publishes `offline` before disconnecting
+        speaker.close()
+        if buzzer is not None:
+            buzzer.close()
         panel.close()
         journal.close()
     return 0
+
+
+def _start_mqtt(settings: Any, service: Any) -> Any:
+    """The MQTT link (device/mqtt), if enabled and installed; the box referees without it."""
+    if not settings.mqtt.get("enabled"):
+        return None
+    try:
+        from device.mqtt.link import start_mqtt  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as exc:
+        log.warning("MQTT is enabled but the MQTT link is not installed (%s)", exc)
+        return None
+    try:
+        return start_mqtt(settings, service)
+    except Exception:
+        log.exception("MQTT link failed to start; refereeing without displays")
+        return None
+
+
+def _broker_status(link: Any, status: Any) -> None:
+    connected = getattr(link, "connected", None)
+    if callable(connected):
+        connected = connected()
+    if isinstance(connected, bool) and connected != status.broker_online:
+        status.update(broker_online=connected)
+
+
+def _stop_quietly(link: Any) -> None:
+    try:
+        link.stop()
+    except Exception:
+        log.exception("MQTT link did not stop cleanly")

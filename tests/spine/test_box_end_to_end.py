@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from device.panel.lights import RGB_COLOURS
 from device.testing import make_box
 from games.core import TEAM_COLOURS
-from device.panel.lights import RGB_COLOURS
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.core import Chance, GameOver, Light, NotExpected, Press, Say, Scan, check_outcomes, BadOutcome
+from games.core import BadOutcome, Chance, GameOver, Light, NotExpected, Press, Say, Scan, check_outcomes
 from games.dog.dice import classify, load_dice, read_roll
 from games.dog.rules import GAME
 from games.session import NothingToUndo, Session
