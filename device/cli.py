@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "device.commands.bench",
     "device.demo",
     "device.vision.cli",
+    "device.doctor",
 )
 
 

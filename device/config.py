@@ -62,6 +62,17 @@ SETTINGS_SCHEMA: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "hold_ms": (_int_range(200, 5000), "whole milliseconds 200..5000"),
         "repeat_guard_ms": (_int_range(0, 2000), "whole milliseconds 0..2000"),
     },
+    "camera": {
+        "source": (
+            lambda v: _str(v) and v.partition(":")[0] in ("auto", "none", "picamera", "usb", "folder", "video"),
+            "auto, none, picamera, usb:N, folder:PATH or video:PATH",
+        ),
+        "stale_seconds": (_range(0.5, 30.0), "seconds 0.5..30"),
+    },
+    "voice": {
+        "voice": (_str, "an espeak-ng voice such as en or en-us"),
+        "speed": (_int_range(80, 400), "words per minute 80..400"),
+    },
     "mqtt": {
         "enabled": (lambda v: isinstance(v, bool), "true or false"),
         "host": (_str, "a host name"),
@@ -89,6 +100,10 @@ class Settings:
     repeat_guard_ms: int = 250
     mqtt: Mapping[str, Any] = field(default_factory=dict)
     source: str = ""
+    camera_source: str = "auto"
+    camera_stale_seconds: float = 2.0
+    voice: str = "en"
+    voice_speed: int = 160
 
 
 @dataclass(frozen=True)
@@ -150,6 +165,10 @@ def load_settings(path: Path) -> Settings:
         repeat_guard_ms=timing.get("repeat_guard_ms", defaults.repeat_guard_ms),
         mqtt=dict(data.get("mqtt", {})),
         source=str(path),
+        camera_source=data.get("camera", {}).get("source", defaults.camera_source),
+        camera_stale_seconds=float(data.get("camera", {}).get("stale_seconds", defaults.camera_stale_seconds)),
+        voice=data.get("voice", {}).get("voice", defaults.voice),
+        voice_speed=data.get("voice", {}).get("speed", defaults.voice_speed),
     )
 
 

@@ -1,0 +1,118 @@
+"""Run the camera for the service: frames through the watchdog into card recognition.
+
+Recognition (device/vision/camera_feed.py, another part of the box) turns a stream of frames into
+decisions; this module supplies the stream, tells the players when the camera is lost or back, and
+posts each recognised card to the service as a `Scan`. If recognition is not installed the camera
+is still watched, so `houston doctor` and the status light tell the truth about it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from device.camera.sources import open_source
+from device.camera.watchdog import CameraWatchdog
+from device.service import Job, Service
+from games.core import Input, Scan, say
+
+log = logging.getLogger("houston.camera")
+
+
+def decision_input(decision: Any) -> Input | None:
+    """The input a recognition decision stands for (a Scan, a card id, or an object with .card)."""
+    if decision is None:
+        return None
+    if isinstance(decision, Scan):
+        return decision
+    if isinstance(decision, str):
+        return Scan(decision)
+    card = getattr(decision, "card", None) or getattr(decision, "card_id", None)
+    return Scan(card) if isinstance(card, str) and card != "unknown" else None
+
+
+class CameraFeed:
+    """The camera thread of a running box."""
+
+    def __init__(
+        self,
+        service: Service,
+        open_frames: Callable[[], Any],
+        *,
+        data_dir: Path,
+        stale_after: float = 2.0,
+        on_change: Callable[[bool], None] | None = None,
+    ) -> None:
+        self.service = service
+        self.data_dir = data_dir
+        self.on_change = on_change
+        self.stop_event = threading.Event()
+        self.watchdog = CameraWatchdog(open_frames, on_lost=self._lost, on_back=self._back, stale_after=stale_after)
+        self.thread = threading.Thread(target=self._run, name="houston-camera", daemon=True)
+
+    def _lost(self, reason: str) -> None:
+        self.service.post(Job("say", [say("camera_lost")]))
+        if self.on_change:
+            self.on_change(False)
+
+    def _back(self) -> None:
+        self.service.post(Job("say", [say("camera_back")]))
+        if self.on_change:
+            self.on_change(True)
+
+    def on_decision(self, decision: Any) -> None:
+        """Called by recognition: a card → a Scan input; a Say (e.g. unknown card) is spoken."""
+        if isinstance(decision, list | tuple):
+            self.service.post(Job("say", list(decision)))
+            return
+        inp = decision_input(decision)
+        if inp is not None:
+            self.service.post(Job("input", inp))
+
+    def start(self) -> CameraFeed:
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        frames = self.watchdog.frames(self.stop_event)
+        try:
+            feed = importlib.import_module("device.vision.camera_feed")
+        except ImportError:
+            feed = None
+        try:
+            if feed is None or not hasattr(feed, "run_camera_feed"):
+                log.warning("card recognition is not installed: the camera is watched but cards are not read")
+                for _ in frames:
+                    pass
+                return
+            session = _scan_session(feed, self.service, self.data_dir)
+            feed.run_camera_feed(frames, session, self.on_decision, self.stop_event)
+        except Exception:
+            log.exception("camera feed stopped; buttons still work")
+        finally:
+            self.watchdog.close()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self.stop_event.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout)
+
+
+def _scan_session(feed: Any, service: Service, data_dir: Path) -> Any:
+    """Recognition's session object, built by whichever factory the vision module offers."""
+    for name in ("make_scan_session", "scan_session_for", "ScanSession"):
+        factory = getattr(feed, name, None)
+        if factory is not None:
+            return factory(service=service, data_dir=data_dir)
+    return None
+
+
+def start_camera(spec: str, service: Service, data_dir: Path, **kw: Any) -> CameraFeed | None:
+    """Start watching the camera named by `spec` (see sources.open_source); None for `none`."""
+    if spec == "none":
+        return None
+    return CameraFeed(service, lambda: open_source(spec), data_dir=data_dir, **kw).start()

@@ -1,0 +1,92 @@
+"""`houston bench voice`: from an announcement reaching the voice to its sound starting.
+
+Budget: 150 ms for a pre-rendered clip. Measured from `SpeakerOutlet.deliver` (the service has
+turned the effect into words) to pygame's `Sound.play` returning, plus the mixer's buffer (the
+time the first samples wait in the device buffer). "cold" clips are on disk but not yet loaded;
+"warm" ones were played before. With no audio device the dummy driver is used and said so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from device.voice.clips import ClipCache
+from device.voice.sounds import RATE
+
+BUDGET_MS = 150.0
+BUFFER_FRAMES = 512
+PHRASES = ["Ready.", "Red.", "Blue.", "Green.", "Yellow.", "Purple.", "White.", "Not now."]
+
+
+def _stats(values: list[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"median": round(statistics.median(ordered), 2), "p95": round(p95, 2), "max": round(ordered[-1], 2)}
+
+
+def measure(runs: int, cache_dir: Path) -> dict[str, object]:
+    from device.service import Update
+    from device.voice.outlet import SpeakerOutlet
+    from device.voice.speaker import Mixer, Speaker
+
+    clips = ClipCache(cache_dir)
+    clips.render_all(PHRASES)  # pre-rendered, as the installer does; not part of the figure
+    mixer = Mixer(1.0)
+    driver = os.environ.get("SDL_AUDIODRIVER", "default")
+    if not mixer.ok:
+        os.environ["SDL_AUDIODRIVER"] = driver = "dummy"
+        mixer = Mixer(1.0)
+    speaker = Speaker(clips, mixer=mixer)
+    outlet = SpeakerOutlet(speaker)
+    buffer_ms = BUFFER_FRAMES / RATE * 1000
+    cold: list[float] = []
+    warm: list[float] = []
+    try:
+        for i in range(len(PHRASES) + runs):
+            text = PHRASES[i] if i < len(PHRASES) else PHRASES[i % 2]
+            update = Update(i, {}, {}, [{"type": "say", "key": "bench", "text": text}])
+            before = len(speaker.started)
+            t0 = time.perf_counter()
+            outlet.deliver(update)
+            speaker.wait_done(10)
+            if len(speaker.started) == before:
+                raise RuntimeError("the clip never started")
+            item = speaker.started[-1]
+            assert item.started_at is not None
+            ms = (item.started_at - t0) * 1000 + buffer_ms
+            (cold if i < len(PHRASES) else warm).append(ms)
+    finally:
+        speaker.close()
+    worst = max(cold + warm)
+    return {
+        "bench": "voice",
+        "driver": driver,
+        "buffer_ms": round(buffer_ms, 2),
+        "cold_ms": _stats(cold),
+        "warm_ms": _stats(warm),
+        "runs": len(cold) + len(warm),
+        "budget_ms": BUDGET_MS,
+        "within_budget": worst <= BUDGET_MS,
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="houston bench voice", description=__doc__)
+    parser.add_argument("--runs", type=int, default=20, help="warm runs (default 20)")
+    parser.add_argument("--json", action="store_true", help="JSON only (the default output is JSON too)")
+    parser.add_argument("--cache-dir", help="clip cache to use (default: a temporary directory)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args.cache_dir:
+        result = measure(args.runs, Path(args.cache_dir))
+    else:
+        with tempfile.TemporaryDirectory(prefix="houston-voice-bench-") as tmp:
+            result = measure(args.runs, Path(tmp))
+    print(json.dumps(result, sort_keys=True))
+    return 0 if result["within_budget"] else 1
