@@ -1,0 +1,64 @@
+"""ORB keypoints for frames and for enrolled card faces, with the same preprocessing on both.
+
+Frames are equalised before ORB so that a dim capture still yields corners above FAST's threshold;
+card faces are described at 1.5x their canonical size so that the query pyramid covers both a
+small card far away and a card overflowing the frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+FRAME_FEATURES = 600
+CARD_FEATURES = 500
+_REF_UPSCALE = 1.5
+
+
+@dataclass(frozen=True)
+class Features:
+    """Keypoint positions (N x 2, float32) and their 32-byte ORB descriptors (N x 32, uint8)."""
+
+    points: np.ndarray
+    descriptors: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+    @staticmethod
+    def empty() -> Features:
+        return Features(np.zeros((0, 2), np.float32), np.zeros((0, 32), np.uint8))
+
+
+def to_grey(img: np.ndarray) -> np.ndarray:
+    """Greyscale view of a BGR or already-grey image."""
+    return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+
+
+class FeatureExtractor:
+    """Owns the ORB detectors (creating them per call costs more than using them)."""
+
+    def __init__(self, frame_features: int = FRAME_FEATURES, card_features: int = CARD_FEATURES):
+        self._frame_orb = cv2.ORB_create(frame_features, scaleFactor=1.25, nlevels=7, fastThreshold=12)
+        self._card_orb = cv2.ORB_create(card_features, scaleFactor=1.25, nlevels=8, fastThreshold=10)
+
+    def frame(self, img: np.ndarray) -> Features:
+        """Features of a camera frame (BGR or grey)."""
+        grey = cv2.equalizeHist(to_grey(img))
+        return _run(self._frame_orb, grey, 1.0)
+
+    def card(self, card_img: np.ndarray) -> Features:
+        """Features of a canonical card face; points are in canonical card coordinates."""
+        grey = to_grey(card_img)
+        big = cv2.resize(grey, None, fx=_REF_UPSCALE, fy=_REF_UPSCALE, interpolation=cv2.INTER_LINEAR)
+        return _run(self._card_orb, cv2.equalizeHist(big), 1.0 / _REF_UPSCALE)
+
+
+def _run(orb: cv2.ORB, grey: np.ndarray, scale: float) -> Features:
+    kps, desc = orb.detectAndCompute(grey, None)
+    if desc is None or not kps:
+        return Features.empty()
+    pts = np.array([kp.pt for kp in kps], np.float32) * np.float32(scale)
+    return Features(pts, np.ascontiguousarray(desc, np.uint8))

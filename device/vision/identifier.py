@@ -1,0 +1,365 @@
+"""Name the card in one frame, or say there is none / it is not one we know.
+
+Pipeline (one frame):
+1. ORB on the equalised frame (features.py).
+2. Every frame descriptor looks up its candidates in ONE LSH index of all enrolled descriptors.
+3. Group ratio test: the best neighbour must be clearly closer than the best neighbour *outside the
+   best card's look-alike group* (a plain ratio test would discard the shared role frame, which is
+   what makes look-alikes hard to tell apart). Survivors vote for their group.
+4. The best one or two groups are verified by RANSAC (frame -> canonical card coordinates), using
+   all the group's correspondences: cards of a group share a layout, so one homography fits them.
+5. The frame is warped back onto the card and compared, per colour channel, with every member of
+   the group, only where the members differ (the group's distinctive mask: names, portraits; for
+   badges the coloured field). Per-channel correlation ignores light level and colour casts.
+   The best member must be good in absolute terms and clearly ahead of the runner-up.
+
+Look-alike groups and distinctive masks are found when the identifier is built, from the enrolled
+references alone (groups: RANSAC-consistent shared features; masks: where the members' thumbnails
+disagree).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from device.vision.card_art import CARD_H, CARD_W
+from device.vision.features import FeatureExtractor, Features
+from device.vision.hamming_index import HammingIndex
+from device.vision.references import THUMB_H, THUMB_SCALE, THUMB_W, ReferenceSet
+
+_BIG = 1 << 20
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds (tuned on tuning seeds only; see docs/vision.md)."""
+
+    max_dist: int = 64  # Hamming distance above which a neighbour is no match at all
+    ratio: float = 0.8  # best < ratio * best outside the group
+    min_votes: int = 8  # group votes needed before trying RANSAC
+    min_inliers: int = 12  # RANSAC inliers for a plausible card
+    ransac_px: float = 6.0  # reprojection threshold in canonical card pixels
+    min_similarity: float = 0.65  # appearance correlation of the winner
+    min_margin: float = 0.1  # winner minus runner-up inside a look-alike group
+    min_coverage: float = 0.3  # share of the distinctive mask that must be in view
+    candidates_to_verify: int = 2  # look-alike families tried with RANSAC per frame
+    rivals: int = 2  # look-alikes dueled against the best one
+    alike_share: float = 0.2  # shared layout features making two cards look-alikes
+    trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
+
+
+@dataclass(frozen=True)
+class Identification:
+    """What one frame shows.
+
+    status: "match" (card named), "unknown" (a card-like object that matches nothing well
+    enough), "none" (no card in view). `card`/`deck` are the best candidate even when not a
+    match; `score` in [0, 1] is the confidence for that candidate.
+    """
+
+    status: str
+    card: str | None = None
+    deck: str | None = None
+    score: float = 0.0
+    inliers: int = 0
+    similarity: float = 0.0
+    margin: float = 0.0
+    coverage: float = 0.0
+    corners: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def is_match(self) -> bool:
+        return self.status == "match"
+
+
+class Identifier:
+    """Built once from reference sets (several decks allowed); `identify(frame)` per frame."""
+
+    def __init__(
+        self,
+        reference_sets: Sequence[ReferenceSet],
+        thresholds: Thresholds | None = None,
+        extractor: FeatureExtractor | None = None,
+    ):
+        self.t = thresholds or Thresholds()
+        self.extractor = extractor or FeatureExtractor()
+        self.labels: list[tuple[str, str]] = []  # (deck, card) per card index
+        thumbs, pts, descs, owner = [], [], [], []
+        for refs in reference_sets:
+            base = len(self.labels)
+            self.labels.extend((refs.deck, c) for c in refs.cards)
+            thumbs.append(refs.thumbs)
+            pts.append(refs.points)
+            descs.append(refs.descriptors)
+            owner.append(refs.owner + base)
+        self.thumbs = np.concatenate(thumbs) if thumbs else np.zeros((0, THUMB_H, THUMB_W, 3), np.uint8)
+        self._thumbs_f = self.thumbs.astype(np.float32)
+        self.points = np.concatenate(pts) if pts else np.zeros((0, 2), np.float32)
+        self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
+        self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
+        self.index = HammingIndex(self.descriptors)
+        # alike[i, j]: card j shares card i's layout (i itself included).
+        self.alike = self._find_look_alikes(len(self.labels))
+        inner = np.zeros((THUMB_H, THUMB_W), bool)
+        inner[2:-2, 2:-2] = True
+        self._inner = inner
+        self._masks: dict[tuple[int, int], np.ndarray] = {}
+
+    # --- build time ---------------------------------------------------------------------------
+
+    def _find_look_alikes(self, n: int) -> np.ndarray:
+        """Cards sharing many features at the same card positions (a shared role frame)."""
+        alike = np.eye(n, dtype=bool)
+        corners = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]]).reshape(-1, 1, 2)
+        for i in range(n):
+            rows = np.flatnonzero(self.owner == i)
+            if len(rows) == 0:
+                continue
+            cand = self.index.candidates(self.descriptors[rows])
+            other = self.owner[cand.ref]
+            keep = (other != i) & (cand.dist <= 40)
+            pairs = np.unique(np.stack([cand.query[keep], cand.ref[keep]], axis=1), axis=0)
+            counts = np.bincount(self.owner[pairs[:, 1]], minlength=n)
+            need = max(15, self.t.alike_share * len(rows))
+            for j in np.flatnonzero(counts >= need):
+                sel = self.owner[pairs[:, 1]] == j
+                src = self.points[rows[pairs[sel, 0]]]
+                dst = self.points[pairs[sel, 1]]
+                h, inl = cv2.findHomography(src, dst, cv2.RANSAC, 4.0)
+                if h is None or int(inl.sum()) < need:
+                    continue
+                moved = cv2.perspectiveTransform(corners, h) - corners
+                if float(np.abs(moved).max()) <= 12:  # same layout, not merely the same motif
+                    alike[i, j] = alike[j, i] = True
+        return alike
+
+    def look_alike_groups(self) -> list[list[str]]:
+        """Connected sets of look-alike cards (for reports), as card ids."""
+        n = len(self.labels)
+        seen = np.zeros(n, bool)
+        out = []
+        for i in range(n):
+            if seen[i]:
+                continue
+            comp, todo = set(), [i]
+            while todo:
+                k = todo.pop()
+                if k in comp:
+                    continue
+                comp.add(k)
+                todo.extend(int(j) for j in np.flatnonzero(self.alike[k]) if j not in comp)
+            seen[list(comp)] = True
+            if len(comp) > 1:
+                out.append([self.labels[k][1] for k in sorted(comp)])
+        return out
+
+    def too_alike(self, min_distinct: float = 0.03) -> list[tuple[str, str]]:
+        """Pairs of enrolled cards whose faces differ on less than `min_distinct` of the card."""
+        pairs = []
+        n = len(self.labels)
+        for a in range(n):
+            for b in range(a + 1, n):
+                diff = np.abs(self._thumbs_f[a] - self._thumbs_f[b]).max(axis=2) > _DIFF_LEVEL
+                if float(diff.mean()) < min_distinct:
+                    pairs.append((self.labels[a][1], self.labels[b][1]))
+        return pairs
+
+    # --- per frame ----------------------------------------------------------------------------
+
+    def identify(self, frame: np.ndarray) -> Identification:
+        """Name the card in a BGR frame (see the module docstring for the steps)."""
+        feats = self.extractor.frame(frame)
+        if len(feats) < self.t.min_inliers or self.index.size == 0:
+            return Identification("none")
+        votes = self._votes(feats)
+        if votes is None:
+            return Identification("none")
+        card_votes, q_pts, r_pts, q_card = votes
+        support = self.alike.astype(np.int64) @ card_votes  # a card and its look-alikes
+        best_unknown: Identification | None = None
+        tried = np.zeros(len(self.labels), bool)
+        for _ in range(self.t.candidates_to_verify):
+            c = int(np.argmax(np.where(tried, -1, support)))
+            if tried[c] or support[c] < self.t.min_votes:
+                break
+            family = self.alike[c]
+            tried |= family
+            sel = family[q_card]
+            result = self._verify(frame, np.flatnonzero(family), q_pts[sel], r_pts[sel])
+            if result.is_match:
+                return result
+            if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
+                best_unknown = result
+        return best_unknown or Identification("none")
+
+    def _votes(self, feats: Features):
+        cand = self.index.candidates(feats.descriptors)
+        if len(cand.queries) == 0:
+            return None
+        card = self.owner[cand.ref]
+        packed = (cand.dist << 32) | cand.ref
+        best = np.minimum.reduceat(packed, cand.starts)
+        d1 = best >> 32
+        best_ref = best & 0xFFFFFFFF
+        best_card = self.owner[best_ref]
+        counts = np.diff(np.append(cand.starts, len(cand.dist)))
+        outside = ~self.alike[np.repeat(best_card, counts), card]
+        d2 = np.minimum.reduceat(np.where(outside, cand.dist, _BIG), cand.starts)
+        ok = (d1 <= self.t.max_dist) & (d1 < self.t.ratio * np.minimum(d2, 256))
+        if not ok.any():
+            return None
+        q_rows = cand.queries[ok]
+        q_card = best_card[ok]
+        card_votes = np.bincount(q_card, minlength=len(self.labels))
+        return card_votes, feats.points[q_rows], self.points[best_ref[ok]], q_card
+
+    def _verify(self, frame: np.ndarray, family: np.ndarray, q_pts: np.ndarray, r_pts: np.ndarray) -> Identification:
+        if len(q_pts) < self.t.min_inliers:
+            return Identification("none")
+        cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
+        h, inl = cv2.findHomography(q_pts, r_pts, cv2.RANSAC, self.t.ransac_px, maxIters=400)
+        inliers = int(inl.sum()) if inl is not None else 0
+        if h is None or inliers < self.t.min_inliers:
+            return Identification("none", inliers=inliers)
+        corners = _card_corners_in_frame(h)
+        if corners is None:
+            return Identification("none", inliers=inliers)
+        obs, valid = self._warp_back(frame, h)
+        winner, sim, margin, coverage = self._tournament(obs, valid, family)
+        deck, card = self.labels[winner]
+        score = _confidence(sim, margin, inliers, self.t)
+        ok = coverage >= self.t.min_coverage and sim >= self.t.min_similarity and margin >= self.t.min_margin
+        return Identification(
+            "match" if ok else "unknown", card, deck, score, inliers, sim, margin, coverage, corners
+        )
+
+    def _warp_back(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The frame seen in thumbnail card coordinates, and which thumbnail pixels were in view."""
+        small = cv2.pyrDown(frame)
+        m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
+        warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
+        warped = cv2.GaussianBlur(warped, (3, 3), 0)
+        valid = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H),
+                                    flags=cv2.INTER_NEAREST) > 0
+        return warped.astype(np.float32), valid & self._inner
+
+    def _tournament(self, obs: np.ndarray, valid: np.ndarray, family: np.ndarray) -> tuple[int, float, float, float]:
+        """Best member of a look-alike family, judged where each rival differs from it.
+
+        The leader on the whole card duels the next few rivals, each duel decided only on the
+        pixels where the two faces differ; a rival that wins its duel takes the lead once.
+        Returns (card index, worst duel similarity, worst duel margin, worst duel coverage).
+        """
+        sparse = valid & _CHECKER  # half the pixels are plenty to rank the members
+        whole = _ncc(obs[sparse], self._thumbs_f[family][:, sparse])
+        order = [int(family[i]) for i in np.argsort(-whole)[: self.t.rivals + 1]]
+        if len(order) == 1:
+            return order[0], float(whole.max(initial=0.0)), 1.0, float(valid.mean())
+        leader = order[0]
+        for _ in range(2):
+            results = []
+            for rival in order:
+                if rival == leader:
+                    continue
+                sa, sb, cov = self._duel(obs, valid, leader, rival)
+                results.append((sa, sb, cov, rival))
+            lost = [r for r in results if r[1] > r[0]]
+            if not lost:
+                break
+            leader = max(lost, key=lambda r: r[1] - r[0])[3]
+        sim = min(r[0] for r in results)
+        margin = min(r[0] - r[1] for r in results)
+        cov = min(r[2] for r in results)
+        return leader, float(sim), float(margin), float(cov)
+
+    def _differ_mask(self, a: int, b: int) -> np.ndarray:
+        """Where cards a and b differ (dilated for context), cached per pair."""
+        key = (a, b) if a < b else (b, a)
+        mask = self._masks.get(key)
+        if mask is None:
+            ta, tb = self._thumbs_f[a], self._thumbs_f[b]
+            differ = (np.abs(ta - tb).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+            differ = cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool)
+            mask = differ & self._inner
+            if len(self._masks) > 20000:
+                self._masks.clear()
+            self._masks[key] = mask
+        return mask
+
+    def _duel(self, obs: np.ndarray, valid: np.ndarray, a: int, b: int) -> tuple[float, float, float]:
+        differ = self._differ_mask(a, b)
+        total = int(differ.sum())
+        use = differ & valid
+        n = int(use.sum())
+        if total == 0 or n < 20:
+            return 0.0, 0.0, 0.0 if total else 1.0
+        s = _ncc(obs[use], np.stack([self._thumbs_f[a][use], self._thumbs_f[b][use]]), self.t.trim)
+        return float(s[0]), float(s[1]), n / total
+
+
+_DIFF_LEVEL = 45
+_CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0
+_K2 = np.ones((2, 2), np.uint8)
+_K5 = np.ones((5, 5), np.uint8)
+
+
+def _ncc(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarray:
+    """Mean over colour channels of the normalised correlation of obs (n x 3) with refs (M x n x 3).
+
+    Per channel, so a colour cast or a dim lamp (a gain and an offset per channel) does not matter.
+    With `trim`, that share of the worst-fitting pixels (fingers, glare) is dropped and the
+    correlation computed again on the rest.
+    """
+    n = len(obs)
+    if n < 20:
+        return np.zeros(len(refs))
+    zo = _standardise(obs)
+    zr = _standardise(refs)
+    rho = np.einsum("nc,mnc->mc", zo, zr) / n
+    if trim <= 0:
+        return rho.mean(axis=1)
+    out = np.empty(len(refs))
+    keep_n = max(20, int(n * (1.0 - trim)))
+    for m in range(len(refs)):
+        resid = np.abs(zo - rho[m] * zr[m]).sum(axis=1)
+        keep = np.argpartition(resid, keep_n - 1)[:keep_n]
+        a, b = _standardise(obs[keep]), _standardise(refs[m][keep])
+        out[m] = float((a * b).sum()) / (3 * keep_n)
+    return out
+
+
+def _standardise(x: np.ndarray) -> np.ndarray:
+    """Zero mean, unit deviation per colour channel along the pixel axis (second to last)."""
+    x = x - x.mean(axis=-2, keepdims=True)
+    return x / (np.sqrt((x * x).mean(axis=-2, keepdims=True)) + 1e-3)
+
+
+def _card_corners_in_frame(h: np.ndarray) -> np.ndarray | None:
+    """Frame positions of the card corners, or None if the homography is implausible."""
+    try:
+        inv = np.linalg.inv(h)
+    except np.linalg.LinAlgError:
+        return None
+    card = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]]).reshape(-1, 1, 2)
+    quad = cv2.perspectiveTransform(card, inv).reshape(4, 2)
+    if not np.isfinite(quad).all() or not cv2.isContourConvex(quad.astype(np.float32)):
+        return None
+    area = cv2.contourArea(quad.astype(np.float32))
+    if area < 0.03 * 640 * 480 or area > 6 * 640 * 480:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    if sides.min() < 0.2 * sides.max():
+        return None
+    return quad
+
+
+def _confidence(sim: float, margin: float, inliers: int, t: Thresholds) -> float:
+    """A [0, 1] confidence for display and diagnosis (decisions use the thresholds directly)."""
+    s = float(np.clip(sim, 0.0, 1.0))
+    m = float(np.clip(margin / (2 * t.min_margin), 0.0, 1.0))
+    i = float(np.clip(inliers / (2 * t.min_inliers), 0.0, 1.0))
+    return round(s * (0.5 + 0.5 * m) * (0.5 + 0.5 * i), 4)
