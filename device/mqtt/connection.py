@@ -44,7 +44,7 @@ class Connection:
         subscriptions: Sequence[tuple[str, int]] = (),
         on_connected: Callable[[], None] | None = None,
         on_message: Callable[[str, bytes], None] | None = None,
-        reconnect: tuple[int, int] = (1, 16),
+        reconnect: tuple[int, int] = (1, 8),
         transport: str = "tcp",
     ) -> None:
         self.host, self.port, self.keepalive = host, port, keepalive
@@ -62,6 +62,8 @@ class Connection:
         self.client.on_connect = guarded(self._connected)
         self.client.on_disconnect = guarded(self._disconnected)
         self.client.on_message = guarded(self._message)
+        self.client.on_subscribe = guarded(self._subscribed)
+        self._subscribe_mid: int | None = None
 
     def start(self) -> None:
         """Begin connecting in the background; returns at once."""
@@ -99,10 +101,22 @@ class Connection:
             log.warning("MQTT connection to %s:%s refused: %s", self.host, self.port, reason)
             return
         log.info("MQTT connected to %s:%s", self.host, self.port)
-        if self.subscriptions:
-            client.subscribe(self.subscriptions)
-        self.connects += 1
         self.connected.set()
+        if self.subscriptions:
+            _, self._subscribe_mid = client.subscribe(self.subscriptions)
+        else:
+            self._ready()
+
+    def _subscribed(self, client: mqtt.Client, userdata: object, mid: int, reasons: object,
+                    properties: object = None) -> None:
+        if mid == self._subscribe_mid:
+            self._ready()
+
+    def _ready(self) -> None:
+        """Connected and subscribed. This runs when the SUBACK arrives, i.e. after paho has re-sent
+        the QoS 1 messages left in flight by the lost connection, so what `on_connected` publishes
+        now lands after them: stale retained state cannot overwrite the fresh one."""
+        self.connects += 1
         if self._on_connected is not None:
             self._on_connected()
 

@@ -53,7 +53,7 @@ class MqttLink:
         keepalive: int = 30,
         http_port: int | None = None,
         page_config: Mapping[str, Any] | None = None,
-        reconnect: tuple[int, int] = (1, 16),
+        reconnect: tuple[int, int] = (1, 8),
     ) -> None:
         self.service = service
         self.topics = Topics(service.box_id)

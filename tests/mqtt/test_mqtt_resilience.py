@@ -1,0 +1,119 @@
+"""The box referees with the broker down and, when it returns, republishes everything within 2 s."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+from device.config import Settings
+from device.mqtt.broker import Broker
+from device.mqtt.link import MqttLink
+from device.mqtt.probe import Probe
+from device.simbox import SimBox
+from device.testing import make_box
+
+TEAMS = ["red", "blue", "green"]
+
+
+def _box(tmp_path: Path, box_id: str) -> SimBox:
+    return make_box(tmp_path / "data", game="hwhad", options={"teams": TEAMS},
+                    settings=Settings(box_id=box_id, game="hwhad"))
+
+
+def _link(box: SimBox, broker: Broker, reconnect: tuple[int, int] = (1, 8)) -> MqttLink:
+    return MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
+                    password=broker.passwords["box"], reconnect=reconnect).start()
+
+
+def _deal(box: SimBox, cards: int) -> None:
+    for _ in range(cards):
+        box.scan(box.session.state.stack[0])
+
+
+def _wait_connects(link: MqttLink, n: int, timeout: float) -> float:
+    deadline = time.monotonic() + timeout
+    while link.connection.connects < n:
+        assert time.monotonic() < deadline, "the box did not reconnect"
+        time.sleep(0.005)
+    return time.perf_counter()
+
+
+def test_broker_restart_mid_game_republishes_within_two_seconds(tmp_path: Path) -> None:
+    broker = Broker(tmp_path / "broker")
+    broker.write_config()
+    broker.start()
+    box = _box(tmp_path, "resilient")
+    link = _link(box, broker)
+    try:
+        assert link.connection.wait_connected(5)
+        box.press("ok")
+        _deal(box, 3)
+        broker.stop()  # retained messages die with it (persistence false)
+        _deal(box, 4)  # the box referees on: the deal goes on while the broker is away
+        assert box.session.state.deck and len(box.session.state.stack) == len(box.session.state.deck) - 7
+        assert box.errors == []
+        broker.start()
+        reconnected = _wait_connects(link, 2, 20)
+        screens = {user: Probe(broker.port, user, broker.passwords[user]) for user in ("dashboard", *TEAMS)}
+        try:
+            dash = screens["dashboard"]
+            online = dash.wait_for(lambda m: m.topic == link.topics.availability and m.payload == b"online")
+            state = dash.wait_for(lambda m: m.topic == link.topics.state)
+            assert online is not None and state is not None
+            assert state.json()["game"]["deal"]["dealt"] == 7  # the latest state, made while the broker was down
+            assert state.at - reconnected <= 2.0 and online.at - reconnected <= 2.0
+            for team in TEAMS:
+                view = screens[team].wait_for(lambda m, t=team: m.topic == link.topics.team(t))
+                assert view is not None and view.json()["view"] == box.service.team_views()[team]
+                assert view.at - reconnected <= 2.0
+        finally:
+            for probe in screens.values():
+                probe.close()
+    finally:
+        link.stop()
+        box.close()
+        broker.stop()
+
+
+def test_box_starts_without_a_broker_and_connects_when_it_appears(tmp_path: Path) -> None:
+    broker = Broker(tmp_path / "broker")
+    broker.write_config()  # ports chosen, nothing listening yet
+    box = _box(tmp_path, "early")
+    started = time.monotonic()
+    link = _link(box, broker, reconnect=(1, 1))  # retry every second while nothing listens
+    try:
+        assert time.monotonic() - started < 0.5  # start never waits for the broker
+        box.press("ok")
+        _deal(box, 2)
+        broker.start()
+        assert link.connection.wait_connected(10)
+        probe = Probe(broker.port, "dashboard", broker.passwords["dashboard"])
+        try:
+            state = probe.wait_for(lambda m: m.topic == link.topics.state)
+            assert state is not None and state.json()["game"]["deal"]["dealt"] == 2
+        finally:
+            probe.close()
+    finally:
+        link.stop()
+        box.close()
+        broker.stop()
+
+
+def test_lost_connection_sends_the_will_and_clean_stop_says_offline(tmp_path: Path, broker: Broker) -> None:
+    box = make_box(tmp_path / "data", game="dog", settings=Settings(box_id="willing"))
+    link = _link(box, broker)
+    probe = Probe(broker.port, "dashboard", broker.passwords["dashboard"], ("houston/willing/availability",))
+    try:
+        assert link.connection.wait_connected(5)
+        assert probe.wait_for(lambda m: m.payload == b"online") is not None
+        start = probe.mark()
+        link.connection.client.socket().shutdown(socket.SHUT_RDWR)  # the network vanishes, no DISCONNECT
+        assert probe.wait_for(lambda m: m.payload == b"offline", 5, start) is not None  # the broker's will
+        assert probe.wait_for(lambda m: m.payload == b"online", 5, start) is not None  # back by itself
+        start = probe.mark()
+        link.stop()
+        assert probe.wait_for(lambda m: m.payload == b"offline", 3, start) is not None  # said before leaving
+    finally:
+        probe.close()
+        box.close()
