@@ -222,8 +222,11 @@ def _start_mqtt(settings: Any, service: Any) -> Any:
 
 
 def _broker_status(link: Any, status: Any) -> None:
-    connected = getattr(link, "connected", None)
-    if callable(connected):
+    """Keep the status light's broker condition in step with the link's connection."""
+    connected = getattr(getattr(link, "connection", link), "connected", None)
+    if isinstance(connected, threading.Event):
+        connected = connected.is_set()
+    elif callable(connected):
         connected = connected()
     if isinstance(connected, bool) and connected != status.broker_online:
         status.update(broker_online=connected)
