@@ -255,11 +255,15 @@ def _return(state: HState, involved: tuple[str, ...], home: tuple[tuple[str, str
     state = replace(state, tokens=tokens, tray=tray)
     if got:
         effects.append(listing("tokens", got))
+    died = bool(state.captain_card) and state.captain_card in state.void
+    if died:
+        state = replace(state, captain_card="")
+        effects.append(say("captain_lost"))
     ended = elimination(state)
     if ended:
         over, more = finish(state, *ended)
         return over, effects + more
-    if state.captain_card and state.captain_card in state.void:
-        state, more = begin_succession(replace(state, captain_card=""), state.teams, ORDER)
-        return state, [*effects, say("captain_lost"), *more]
+    if died:
+        state, more = begin_succession(state, state.teams, ORDER)
+        return state, effects + more
     return replace(state, phase=ORDER), effects
