@@ -4,9 +4,9 @@ every announcement has words, replay rebuilds the live state."""
 import random
 from dataclasses import replace
 
+from hwhad_kit import draw, random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from hwhad_kit import draw, random_game
 
 from games.catalog import BADGES
 from games.core import (
