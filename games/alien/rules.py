@@ -62,8 +62,7 @@ class AlienOnBoard:
 
     def prompt(self, state: AlienState) -> Prompt:
         if state.phase == JOIN:
-            ask = say("join_prompt", count=len(state.players), rounds=state.rounds)
-            return Prompt(ask, (*COLOUR_PRESSES, "press:ok", "hold:ok"), (*state.players, OK))
+            return Prompt(say("join_prompt"), (*COLOUR_PRESSES, "press:ok", "hold:ok"), (*state.players, OK))
         if state.phase == COMMANDER:
             return Prompt(say("choose_commander"), COLOUR_PRESSES, state.players)
         if state.phase == QUESTIONING:

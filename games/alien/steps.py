@@ -2,7 +2,8 @@
 
 Called by rules.apply after validate has passed, so every function here may assume a legal input.
 The effects carry the whole narration (who commands, whose rocket is called next) so the table
-hears the next step without asking.
+hears the next step without asking; where that is also the new prompt, the effect is the very same
+Say, and the service speaks it once.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ def cycle_rounds(state: AlienState) -> Step:
 
 def start(state: AlienState) -> Step:
     started = replace(state, phase=COMMANDER, totals=tuple(0 for _ in state.players))
-    return started, [Sound("confirm"), say("choose_commander")]
+    words = say("starting", count=len(state.players), rounds=state.rounds)
+    return started, [Sound("confirm"), words, say("choose_commander")]
 
 
 def first_commander(state: AlienState, colour: str) -> Step:
@@ -88,7 +90,7 @@ def reveal(state: AlienState, alien: str) -> Step:
 def _begin_round(state: AlienState, number: int, commander: str) -> Step:
     """"The Commander of the new round is the person who was the Alien in the last round."""
     begun = replace(state, phase=QUESTIONING, round=number, commander=commander, guesses=())
-    return begun, [say("round_started", round=number, rounds=state.rounds, team=commander)]
+    return begun, [say("questioning_prompt", round=number, rounds=state.rounds, team=commander)]
 
 
 def _finish(state: AlienState, effects: list[Effect]) -> Step:

@@ -82,7 +82,7 @@ def test_first_commander_by_button_and_round_announced() -> None:
     table.press("ok")
     refused(table, "white", NotPlaying, "not_playing")
     effects = table.press("blue")
-    assert effects == [Say("round_started", {"round": 1, "rounds": 3, "team": "blue"})]
+    assert effects == [Say("questioning_prompt", {"round": 1, "rounds": 3, "team": "blue"})]
     assert (table.state.phase, table.state.round, table.state.commander) == (QUESTIONING, 1, "blue")
 
 
@@ -103,7 +103,7 @@ def test_next_commander_is_this_rounds_alien() -> None:
     table = seated(["red", "blue", "green"], rounds=3)
     effects = play_round(table, {"red": "blue", "blue": "red", "green": "red"}, alien="green")
     assert table.state.commander == "green"
-    assert effects[-1] == Say("round_started", {"round": 2, "rounds": 3, "team": "green"})
+    assert effects[-1] == Say("questioning_prompt", {"round": 2, "rounds": 3, "team": "green"})
 
 
 def test_refusals_while_guessing_and_revealing() -> None:
