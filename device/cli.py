@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "device.demo",
     "device.vision.cli",
     "device.doctor",
+    "device.simulate",
 )
 
 
