@@ -118,32 +118,50 @@ def _targets(state: HState) -> tuple[str, ...]:
 
 
 def order_prompt(state: HState) -> Prompt:
-    return Prompt(say("order_prompt", team=state.captain), tuple(f"choose:{o}" for o in ORDERS))
+    accepts = (*(f"choose:{o}" for o in ORDERS), *(f"press:{t}" for t in state.teams),
+               f"hold:{state.captain}", "hold:ok")
+    return Prompt(say("order_prompt", team=state.captain), accepts, (*_targets(state), OK))
+
+
+def _order_of(state: HState, inp: Input) -> tuple[str, str]:
+    """(order, threatened team) an input gives. On the panel alone: a team's button sacrifices
+    from that team, the captain holding their own button floods, holding OK resets."""
+    if isinstance(inp, Choose):
+        return inp.option, ""
+    assert isinstance(inp, Press)
+    if inp.hold:
+        return ("reset", "") if inp.button == OK else ("flood", "")
+    return "sacrifice", inp.button
 
 
 def order_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
-    assert isinstance(inp, Choose)
-    if inp.option == "reset" and state.detached < 3:
+    order, threatened = _order_of(state, inp)
+    if order == "reset" and state.detached < 3:
         raise IllegalInput("reset_needs_modules", {"detached": state.detached})
-    if inp.option == "sacrifice" and not _targets(state):
+    if order == "sacrifice" and not _targets(state):
         raise IllegalInput("no_one_to_sacrifice")
+    if threatened:
+        threaten_check(state, inp)
     return ()
 
 
 def order_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, list[Effect]]:
-    assert isinstance(inp, Choose)
-    if inp.option == "sacrifice":
+    order, threatened = _order_of(state, inp)
+    if order == "sacrifice" and not threatened:
         return replace(state, phase=THREATEN, order="sacrifice"), [say("order_sacrifice")]
-    state, effects = begin_vote(replace(state, order=inp.option))
-    return state, [say(f"order_{inp.option}"), *effects]
+    if threatened:
+        state, effects = threaten_apply(replace(state, order=order), inp, outcomes)
+        return state, [say("order_sacrifice"), *effects]
+    state, effects = begin_vote(replace(state, order=order))
+    return state, [say(f"order_{order}"), *effects]
 
 
 def order_legal(state: HState) -> list[Input]:
-    legal: list[Input] = [Choose("flood")]
+    legal: list[Input] = [Choose("flood"), Press(state.captain, hold=True)]
     if state.detached >= 3:
-        legal.append(Choose("reset"))
+        legal += [Choose("reset"), Press(OK, hold=True)]
     if _targets(state):
-        legal.append(Choose("sacrifice"))
+        legal += [Choose("sacrifice"), *(Press(t) for t in _targets(state))]
     return legal
 
 

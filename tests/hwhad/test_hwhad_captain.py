@@ -122,3 +122,18 @@ def test_the_temporary_captain_overthrown_sends_no_card_to_the_void():
     state, effects = step(state, Press("ok"))
     assert "2 panic tokens from 2 voters: REVOLT!" in words(effects)
     assert state.void == void and state.hands[0] == (cid("max"),)
+
+
+def test_orders_from_the_panel_alone():
+    # A team's button: sacrifice from that team; captain holds own button: flood; hold OK: reset.
+    state, effects = step(at_orders(), Press("yellow"))
+    assert (state.phase, state.order, state.threatened) == (VOTE, "sacrifice", "yellow")
+    assert words(effects) == ["The captain orders a sacrifice.", "Yellow is threatened."]
+    state, effects = step(at_orders(), Press("red", hold=True))
+    assert (state.phase, state.order) == (VOTE, "flood")
+    with pytest.raises(IllegalInput, match="reset_needs_modules"):
+        GAME.validate(at_orders(), Press("ok", hold=True))
+    with pytest.raises(IllegalInput, match="cannot_threaten_own"):
+        GAME.validate(at_orders(), Press("red"))
+    with pytest.raises(IllegalInput, match="not_expected"):
+        GAME.validate(at_orders(), Press("blue", hold=True))
