@@ -98,6 +98,10 @@ class Identifier:
             owner.append(refs.owner + base)
         self.thumbs = np.concatenate(thumbs) if thumbs else np.zeros((0, THUMB_H, THUMB_W, 3), np.uint8)
         self._thumbs_f = self.thumbs.astype(np.float32)
+        # Grey cameras: compare with grey thumbnails (three equal channels; badges then differ
+        # only by brightness, see docs/vision.md).
+        grey = self._thumbs_f @ np.float32([0.114, 0.587, 0.299])
+        self._thumbs_grey_f = np.repeat(grey[..., None], 3, axis=3)
         self.points = np.concatenate(pts) if pts else np.zeros((0, 2), np.float32)
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
@@ -108,33 +112,30 @@ class Identifier:
         inner[2:-2, 2:-2] = True
         self._inner = inner
         self._masks: dict[tuple[int, int], np.ndarray] = {}
+        self._grey = False
 
     # --- build time ---------------------------------------------------------------------------
 
     def _find_look_alikes(self, n: int) -> np.ndarray:
-        """Cards sharing many features at the same card positions (a shared role frame)."""
+        """Cards sharing many features at the same card positions (a shared role frame).
+
+        Enrolled faces are all normalised to the canonical card, so a shared frame shows up as
+        near-identical descriptors at (nearly) the same canonical position.
+        """
         alike = np.eye(n, dtype=bool)
-        corners = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]]).reshape(-1, 1, 2)
         for i in range(n):
             rows = np.flatnonzero(self.owner == i)
             if len(rows) == 0:
                 continue
             cand = self.index.candidates(self.descriptors[rows])
             other = self.owner[cand.ref]
-            keep = (other != i) & (cand.dist <= 40)
-            pairs = np.unique(np.stack([cand.query[keep], cand.ref[keep]], axis=1), axis=0)
-            counts = np.bincount(self.owner[pairs[:, 1]], minlength=n)
+            near = np.abs(self.points[rows[cand.query]] - self.points[cand.ref]).max(axis=1) <= _SAME_PLACE_PX
+            keep = (other != i) & (cand.dist <= 40) & near
+            shared = np.unique(other[keep] * len(rows) + cand.query[keep]) // len(rows)
+            counts = np.bincount(shared, minlength=n)
             need = max(15, self.t.alike_share * len(rows))
             for j in np.flatnonzero(counts >= need):
-                sel = self.owner[pairs[:, 1]] == j
-                src = self.points[rows[pairs[sel, 0]]]
-                dst = self.points[pairs[sel, 1]]
-                h, inl = cv2.findHomography(src, dst, cv2.RANSAC, 4.0)
-                if h is None or int(inl.sum()) < need:
-                    continue
-                moved = cv2.perspectiveTransform(corners, h) - corners
-                if float(np.abs(moved).max()) <= 12:  # same layout, not merely the same motif
-                    alike[i, j] = alike[j, i] = True
+                alike[i, j] = alike[j, i] = True
         return alike
 
     def look_alike_groups(self) -> list[list[str]]:
@@ -171,7 +172,11 @@ class Identifier:
     # --- per frame ----------------------------------------------------------------------------
 
     def identify(self, frame: np.ndarray) -> Identification:
-        """Name the card in a BGR frame (see the module docstring for the steps)."""
+        """Name the card in a BGR (or grey) frame (see the module docstring for the steps)."""
+        h, w = frame.shape[:2]
+        if h * w > 1.5 * 640 * 480:  # photos: bring to camera resolution, where thresholds hold
+            f = np.sqrt(640 * 480 / (h * w))
+            frame = cv2.resize(frame, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
         feats = self.extractor.frame(frame)
         if len(feats) < self.t.min_inliers or self.index.size == 0:
             return Identification("none")
@@ -239,7 +244,8 @@ class Identifier:
 
     def _warp_back(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame seen in thumbnail card coordinates, and which thumbnail pixels were in view."""
-        small = cv2.pyrDown(frame)
+        self._grey = frame.ndim == 2
+        small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
         warped = cv2.GaussianBlur(warped, (3, 3), 0)
@@ -255,7 +261,8 @@ class Identifier:
         Returns (card index, worst duel similarity, worst duel margin, worst duel coverage).
         """
         sparse = valid & _CHECKER  # half the pixels are plenty to rank the members
-        whole = _ncc(obs[sparse], self._thumbs_f[family][:, sparse])
+        thumbs = self._thumbs_grey_f if self._grey else self._thumbs_f
+        whole = _ncc(obs[sparse], thumbs[family][:, sparse])
         order = [int(family[i]) for i in np.argsort(-whole)[: self.t.rivals + 1]]
         if len(order) == 1:
             return order[0], float(whole.max(initial=0.0)), 1.0, float(valid.mean())
@@ -297,11 +304,13 @@ class Identifier:
         n = int(use.sum())
         if total == 0 or n < 20:
             return 0.0, 0.0, 0.0 if total else 1.0
-        s = _ncc(obs[use], np.stack([self._thumbs_f[a][use], self._thumbs_f[b][use]]), self.t.trim)
+        thumbs = self._thumbs_grey_f if self._grey else self._thumbs_f
+        s = _ncc(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
         return float(s[0]), float(s[1]), n / total
 
 
 _DIFF_LEVEL = 45
+_SAME_PLACE_PX = 8.0
 _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)

@@ -261,3 +261,13 @@ def enrolled_decks(data_dir: Path) -> list[str]:
     """Deck names with a reference file (file stems; decks with odd characters are escaped)."""
     folder = Path(data_dir) / "vision"
     return sorted(p.stem for p in folder.glob("*.npz")) if folder.is_dir() else []
+
+
+def load_all(data_dir: Path, decks: Iterable[str] | None = None) -> list[ReferenceSet]:
+    """Every enrolled deck (or the named ones); errors name the deck and say to re-enroll."""
+    names = list(decks) if decks is not None else enrolled_decks(data_dir)
+    if not names:
+        raise ReferenceStoreError(
+            f"no enrolled cards in {Path(data_dir) / 'vision'} (run: houston enroll --deck NAME --from DIR)"
+        )
+    return [load(data_dir, name) for name in names]
