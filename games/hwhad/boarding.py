@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core import (
     OK,
     TEAM_COLOURS,
@@ -31,6 +29,7 @@ from games.hwhad.state import (
     VOID,
     HState,
     add_to_hand,
+    evolve,
     give_tokens,
     holder,
     set_at,
@@ -80,7 +79,7 @@ def crewing_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState
     if isinstance(inp, Press) and inp.button == OK:
         plan = plan_deal(state.teams, state.deck, outcomes)
         n = len(state.teams)
-        boarded = replace(
+        boarded = evolve(
             state,
             phase=BOARDING,
             plan=plan,
@@ -94,7 +93,7 @@ def crewing_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState
         )
         return boarded, [Sound("confirm"), say("boarding_starts", cards=len(state.deck))]
     team = _joining_team(inp)
-    joined = replace(state, teams=(*state.teams, team))
+    joined = evolve(state, teams=(*state.teams, team))
     return joined, [Sound("confirm"), Light(f"team:{team}", "on"), say("team_joined", team=team)]
 
 
@@ -134,18 +133,18 @@ def boarding_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HStat
     stack = tuple(c for c in state.stack if c != card)
     effects: list[Effect] = [Sound("confirm")]
     if where == VOID:
-        state = replace(state, stack=stack, void=(*state.void, card))
+        state = evolve(state, stack=stack, void=(*state.void, card))
         effects.append(say("deal_void"))
     elif where in MODULES:
         index = MODULES.index(where)
-        state = replace(state, stack=stack, modules=set_at(state.modules, index, card))
+        state = evolve(state, stack=stack, modules=set_at(state.modules, index, card))
         effects.append(say("deal_module", module=index + 1))
     else:
         index = state.teams.index(where)
         dolphinized = state.dolphinized
         if catalogue()[card].role == "dolphin":
             dolphinized = set_at(dolphinized, index, True)
-        state = replace(state, stack=stack, hands=add_to_hand(state.hands, index, card), dolphinized=dolphinized)
+        state = evolve(state, stack=stack, hands=add_to_hand(state.hands, index, card), dolphinized=dolphinized)
         effects += [Light(f"team:{where}", "on", "flash"), say("deal_team", team=where)]
     if not stack:
         state, more = captain_appears(state)
@@ -165,15 +164,15 @@ def _welcome_captain(state: HState, team: str) -> tuple[HState, list[Effect]]:
     others = tuple(t for t in state.teams if t != team)
     tokens, tray, got = give_tokens(state, others, 1)
     effects: list[Effect] = [listing("tokens", got)] if got else []
-    return replace(state, captain=team, tokens=tokens, tray=tray, phase=START_SPACEWALK), effects
+    return evolve(state, captain=team, tokens=tokens, tray=tray, phase=START_SPACEWALK), effects
 
 
 def captain_appears(state: HState) -> tuple[HState, list[Effect]]:
     """The team holding Cpt. E. Glue reveals him; if he waits in a module, "Don't panic!"."""
     team = holder(state, CAPTAIN_ID)
     if not team:
-        return replace(state, phase=TEMP_CAPTAIN), [Sound("alarm")]
-    state = replace(state, captain_card=CAPTAIN_ID)
+        return evolve(state, phase=TEMP_CAPTAIN), [Sound("alarm")]
+    state = evolve(state, captain_card=CAPTAIN_ID)
     state, effects = _welcome_captain(state, team)
     reveal: list[Effect] = [Reveal("captain"), Sound("fanfare"),
                             say("captain_revealed", team=team, name=catalogue()[CAPTAIN_ID].name)]

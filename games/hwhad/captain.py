@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core import (
     OK,
     ChanceRequest,
@@ -32,6 +30,7 @@ from games.hwhad.state import (
     VOTE,
     HState,
     counts,
+    evolve,
     hand_of,
     remove_from_hand,
 )
@@ -58,12 +57,12 @@ def begin_succession(state: HState, pool: tuple[str, ...], then: str) -> tuple[H
     cnt = counts(state)
     most = max(cnt[state.teams.index(t)] for t in pool)
     if most == 0:
-        return replace(state, captain_card="", phase=then), [say("no_captain_card", team=state.captain)]
+        return evolve(state, captain_card="", phase=then), [say("no_captain_card", team=state.captain)]
     tied = tuple(t for t in pool if cnt[state.teams.index(t)] == most)
     if len(tied) == 1:
-        return (replace(state, phase=SUCCESSOR_CARD, actor=tied[0], candidates=(), then=then),
+        return (evolve(state, phase=SUCCESSOR_CARD, actor=tied[0], candidates=(), then=then),
                 [say("successor", team=tied[0])])
-    return (replace(state, phase=SUCCESSOR_TIE, actor=state.captain, candidates=tied, then=then),
+    return (evolve(state, phase=SUCCESSOR_TIE, actor=state.captain, candidates=tied, then=then),
             [listing("successor_tie", tied, team=state.captain)])
 
 
@@ -81,7 +80,7 @@ def successor_tie_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
 
 def successor_tie_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, list[Effect]]:
     assert isinstance(inp, Press)
-    chosen = replace(state, phase=SUCCESSOR_CARD, actor=inp.button, candidates=())
+    chosen = evolve(state, phase=SUCCESSOR_CARD, actor=inp.button, candidates=())
     return chosen, [Sound("confirm"), say("successor", team=inp.button)]
 
 
@@ -100,7 +99,7 @@ def successor_card_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]
 
 def successor_card_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, list[Effect]]:
     assert isinstance(inp, Scan)
-    new = replace(state, captain=state.actor, captain_card=inp.card, actor="", phase=state.then, then="")
+    new = evolve(state, captain=state.actor, captain_card=inp.card, actor="", phase=state.then, then="")
     return new, [Reveal("captain_card"), Sound("confirm"),
                  say("new_captain", team=new.captain, name=catalogue()[inp.card].name)]
 
@@ -148,11 +147,11 @@ def order_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
 def order_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, list[Effect]]:
     order, threatened = _order_of(state, inp)
     if order == "sacrifice" and not threatened:
-        return replace(state, phase=THREATEN, order="sacrifice"), [say("order_sacrifice")]
+        return evolve(state, phase=THREATEN, order="sacrifice"), [say("order_sacrifice")]
     if threatened:
-        state, effects = threaten_apply(replace(state, order=order), inp, outcomes)
+        state, effects = threaten_apply(evolve(state, order=order), inp, outcomes)
         return state, [say("order_sacrifice"), *effects]
-    state, effects = begin_vote(replace(state, order=order))
+    state, effects = begin_vote(evolve(state, order=order))
     return state, [say(f"order_{order}"), *effects]
 
 
@@ -181,7 +180,7 @@ def threaten_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
 
 def threaten_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, list[Effect]]:
     assert isinstance(inp, Press)
-    state, effects = begin_vote(replace(state, threatened=inp.button))
+    state, effects = begin_vote(evolve(state, threatened=inp.button))
     return state, [Sound("confirm"), say("threatened", team=inp.button), *effects]
 
 
@@ -201,7 +200,7 @@ def begin_vote(state: HState) -> tuple[HState, list[Effect]]:
     if not voters(state):
         state, effects = execute_order(state)
         return state, [say("no_voters"), *effects]
-    return replace(state, phase=VOTE, votes=(0,) * len(state.teams)), []
+    return evolve(state, phase=VOTE, votes=(0,) * len(state.teams)), []
 
 
 def vote_prompt(state: HState) -> Prompt:
@@ -227,7 +226,7 @@ def vote_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, l
     if inp.button != OK:
         i = state.teams.index(inp.button)
         votes = (*state.votes[:i], state.votes[i] + 1, *state.votes[i + 1:])
-        return replace(state, votes=votes), [Sound("confirm"), Light(f"team:{inp.button}", "on", "flash")]
+        return evolve(state, votes=votes), [Sound("confirm"), Light(f"team:{inp.button}", "on", "flash")]
     return tally(state)
 
 
@@ -245,7 +244,7 @@ def tally(state: HState) -> tuple[HState, list[Effect]]:
     back to the tray either way."""
     total, crowd = sum(state.votes), voters(state)
     tokens = tuple(t - v for t, v in zip(state.tokens, state.votes, strict=True))
-    spent = replace(state, tokens=tokens, tray=state.tray + total, votes=(0,) * len(state.teams))
+    spent = evolve(state, tokens=tokens, tray=state.tray + total, votes=(0,) * len(state.teams))
     if total < len(crowd):
         state, effects = execute_order(spent)
         return state, [say("no_revolt", total=total, voters=len(crowd)), *effects]
@@ -256,9 +255,9 @@ def tally(state: HState) -> tuple[HState, list[Effect]]:
     if spent.captain_card:
         i = spent.teams.index(captain)
         effects.append(say("captain_to_void", name=catalogue()[spent.captain_card].name))
-        spent = replace(spent, hands=remove_from_hand(spent.hands, i, spent.captain_card),
+        spent = evolve(spent, hands=remove_from_hand(spent.hands, i, spent.captain_card),
                         void=(*spent.void, spent.captain_card), captain_card="")
-    spent = replace(spent, order="", threatened="")
+    spent = evolve(spent, order="", threatened="")
     ended = elimination(spent)
     if ended:
         over, more = finish(spent, *ended)
@@ -270,7 +269,7 @@ def tally(state: HState) -> tuple[HState, list[Effect]]:
 def execute_order(state: HState) -> tuple[HState, list[Effect]]:
     """The order stands: flood and reset end the game, a sacrifice waits for the victim's scan."""
     if state.order == "sacrifice":
-        return replace(state, phase=VICTIM, actor=state.threatened), []
+        return evolve(state, phase=VICTIM, actor=state.threatened), []
     return finish(state, *by_order(state, state.order))
 
 
@@ -290,14 +289,14 @@ def victim_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
     assert isinstance(inp, Scan)
     team = state.actor
     i = state.teams.index(team)
-    state = replace(state, hands=remove_from_hand(state.hands, i, inp.card), void=(*state.void, inp.card),
+    state = evolve(state, hands=remove_from_hand(state.hands, i, inp.card), void=(*state.void, inp.card),
                     order="", threatened="", actor="")
     effects: list[Effect] = [Sound("confirm"), say("sacrificed", team=team)]
     ended = elimination(state)
     if ended:
         over, more = finish(state, *ended)
         return over, effects + more
-    return replace(state, phase=START_SPACEWALK), effects
+    return evolve(state, phase=START_SPACEWALK), effects
 
 
 def victim_legal(state: HState) -> list[Input]:

@@ -7,10 +7,8 @@ once some team was dolphinized (docs/rules/hwhad.md, E1-E4).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core import SLOTS, Effect, GameOver, Light, Reveal, Sound, say
-from games.hwhad.state import OVER, HState, counts
+from games.hwhad.state import OVER, HState, counts, evolve
 from games.hwhad.text import listing
 
 
@@ -50,7 +48,7 @@ def by_order(state: HState, order: str) -> tuple[str, tuple[str, ...]]:
 
 def finish(state: HState, reason: str, winners: tuple[str, ...]) -> tuple[HState, list[Effect]]:
     """The game is over: announce the side and its teams, reveal the layout."""
-    over = replace(state, phase=OVER, result=reason, winners=winners, actor="", candidates=())
+    over = evolve(state, phase=OVER, result=reason, winners=winners, actor="", candidates=())
     effects: list[Effect] = [Light(f"slot:{s}", "off") for s in SLOTS]
     effects += [Sound("fanfare"), say(reason)]
     if winners:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core import (
     SLOTS,
     Chance,
@@ -31,6 +29,7 @@ from games.hwhad.state import (
     SPACEWALK,
     HState,
     add_to_hand,
+    evolve,
     give_tokens,
     holder,
     remove_from_hand,
@@ -84,11 +83,11 @@ def callable_teams(state: HState) -> tuple[str, ...]:
 def start(state: HState) -> tuple[HState, list[Effect]]:
     """Begin the next spacewalk; with no way to send three astronauts out, go to the captain."""
     effects: list[Effect] = [Light(f"slot:{s}", "off") for s in SLOTS]
-    state = replace(state, slots=())
+    state = evolve(state, slots=())
     if not callable_teams(state):
-        return replace(state, phase=ORDER), [*effects, say("no_spacewalk")]
+        return evolve(state, phase=ORDER), [*effects, say("no_spacewalk")]
     number = state.spacewalks + 1
-    state = replace(state, phase=SPACEWALK, spacewalks=number)
+    state = evolve(state, phase=SPACEWALK, spacewalks=number)
     return state, [*effects, say("spacewalk_begins", number=number, team=state.captain)]
 
 
@@ -132,7 +131,7 @@ def spacewalk_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HSta
     team = holder(state, inp.card)
     i = state.teams.index(team)
     slot = SLOTS[len(state.slots)]
-    state = replace(state, hands=remove_from_hand(state.hands, i, inp.card), slots=(*state.slots, (inp.card, team)))
+    state = evolve(state, hands=remove_from_hand(state.hands, i, inp.card), slots=(*state.slots, (inp.card, team)))
     effects: list[Effect] = [Sound("confirm"), Light(f"slot:{slot}", "white")]
     if len(state.slots) < len(SLOTS):
         return state, effects
@@ -152,7 +151,7 @@ def _resolve(state: HState, outcome: int) -> tuple[HState, list[Effect]]:
     cards = tuple(c for c, _ in state.slots)
     result = resolve(cards, outcome - 1, modules_left=state.detached < 3)
     said = report(result)
-    state = replace(state, report=said, history=(*state.history, result.how),
+    state = evolve(state, report=said, history=(*state.history, result.how),
                     chances=(*state.chances, (ASTEROID, outcome)))
     effects: list[Effect] = [Sound("alarm")] if result.lost else []
     effects += said
@@ -168,12 +167,12 @@ def _resolve(state: HState, outcome: int) -> tuple[HState, list[Effect]]:
         # spacewalk and nobody lost: the detachment is the only incident.
         assert not result.lost
         hero_team = state.slots[result.opened][1]
-        return replace(state, phase=DETACH, actor=hero_team), effects
+        return evolve(state, phase=DETACH, actor=hero_team), effects
     involved = tuple(t for _, t in state.slots)
     home = tuple(s for i, s in enumerate(state.slots) if i not in result.lost)
     lost = tuple(SLOTS[i] for i in result.lost)
     voided = tuple(state.slots[i][0] for i in result.lost)
-    state = replace(state, void=(*state.void, *voided))
+    state = evolve(state, void=(*state.void, *voided))
     state, more = _return(state, involved, home, lost)
     return state, effects + more
 
@@ -207,17 +206,17 @@ def detach_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
     involved = tuple(t for _, t in state.slots)
     home = tuple(s for s in state.slots if s[0] != hero_card)
     lost = ["B"]
-    state = replace(state, modules=set_at(state.modules, n, ""), detached=n + 1, actor="",
+    state = evolve(state, modules=set_at(state.modules, n, ""), detached=n + 1, actor="",
                     void=(*state.void, hero_card))
     effects: list[Effect] = [Sound("confirm")]
     if isinstance(inp, Scan):
         effects.append(say("module_saved", team=team, module=n + 1))
-        state = replace(state, hands=add_to_hand(state.hands, i, inside))
+        state = evolve(state, hands=add_to_hand(state.hands, i, inside))
         if catalogue()[inside].role == "dolphin":
-            state = replace(state, dolphinized=set_at(state.dolphinized, i, True))
+            state = evolve(state, dolphinized=set_at(state.dolphinized, i, True))
         if inside == CAPTAIN_ID:
             former = state.captain_card
-            state = replace(state, captain=team, captain_card=CAPTAIN_ID)
+            state = evolve(state, captain=team, captain_card=CAPTAIN_ID)
             effects += [Reveal("captain"), Sound("fanfare"),
                         say("captain_saved", team=team, name=catalogue()[CAPTAIN_ID].name)]
             if former:
@@ -225,11 +224,11 @@ def detach_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
                 lost += [SLOTS[k] for k, (c, _) in enumerate(state.slots) if c == former]
                 home = tuple(s for s in home if s[0] != former)
                 hands = tuple(tuple(c for c in h if c != former) for h in state.hands)
-                state = replace(state, hands=hands, void=(*state.void, former))
+                state = evolve(state, hands=hands, void=(*state.void, former))
     else:
         tokens, tray, _ = give_tokens(state, (team,), numbers().panic_raise)
         taken = tokens[i] - state.tokens[i]
-        state = replace(state, tokens=tokens, tray=tray, void=(*state.void, inside))
+        state = evolve(state, tokens=tokens, tray=tray, void=(*state.void, inside))
         effects += [Sound("alarm"), say("panic_raised", team=team, tokens=taken, module=n + 1)]
     state, more = _return(state, involved, home, tuple(sorted(lost)))
     return state, effects + more
@@ -248,16 +247,16 @@ def _return(state: HState, involved: tuple[str, ...], home: tuple[tuple[str, str
     hands = state.hands
     for card, team in home:
         hands = add_to_hand(hands, state.teams.index(team), card)
-    state = replace(state, hands=hands, slots=())
+    state = evolve(state, hands=hands, slots=())
     effects: list[Effect] = [listing("to_void", lost) if lost else say("all_return")]
     idle = tuple(t for t, h in zip(state.teams, state.hands, strict=True) if h and t not in involved)
     tokens, tray, got = give_tokens(state, idle, 1)
-    state = replace(state, tokens=tokens, tray=tray)
+    state = evolve(state, tokens=tokens, tray=tray)
     if got:
         effects.append(listing("tokens", got))
     died = bool(state.captain_card) and state.captain_card in state.void
     if died:
-        state = replace(state, captain_card="")
+        state = evolve(state, captain_card="")
         effects.append(say("captain_lost"))
     ended = elimination(state)
     if ended:
@@ -266,4 +265,4 @@ def _return(state: HState, involved: tuple[str, ...], home: tuple[tuple[str, str
     if died:
         state, more = begin_succession(state, state.teams, ORDER)
         return state, effects + more
-    return replace(state, phase=ORDER), effects
+    return evolve(state, phase=ORDER), effects

@@ -8,7 +8,9 @@ what leaves the box.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any
 
 from games.core import SLOTS, Say
 
@@ -64,6 +66,20 @@ class HState:
     chances: tuple[tuple[str, object], ...] = ()  # every chance outcome (hidden until the end)
     result: str = ""                       # end reason (a message key)
     winners: tuple[str, ...] = ()
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(HState))
+_INDEX: dict[str, int] = {name: i for i, name in enumerate(_FIELDS)}
+_ALL = attrgetter(*_FIELDS)
+
+
+def evolve(state: HState, **changes: Any) -> HState:
+    """`dataclasses.replace` for HState, about twice as fast (it runs on every input of every
+    simulated game); an unknown field name raises KeyError."""
+    values = list(_ALL(state))
+    for name, value in changes.items():
+        values[_INDEX[name]] = value
+    return HState(*values)
 
 
 def team_index(state: HState, team: str) -> int:
