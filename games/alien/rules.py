@@ -8,9 +8,10 @@ announces the standings. Decisions beside the rulebook's words: docs/rules/alien
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from games.alien import steps
+from games.alien import scoring, steps
 from games.alien.errors import BadOption, NotPlaying, RevealNotPlayer, SelfGuess, TooFewPlayers
 from games.alien.settings import settings
 from games.alien.state import COMMANDER, GUESSING, JOIN, OVER, QUESTIONING, REVEAL, AlienState
@@ -47,15 +48,28 @@ class AlienOnBoard:
     info = INFO
 
     def setup(self, options: Mapping[str, Any]) -> AlienState:
+        """Options: `rounds` (default from alien.toml) and, for a display that already knows the
+        table, `players` (colours in seating order), which skips joining by buttons."""
         s = settings()
-        unknown = sorted(set(options) - {"rounds"})
+        unknown = sorted(set(options) - {"rounds", "players"})
         if unknown:
             raise BadOption("bad_option", {"option": unknown[0], "value": options[unknown[0]]})
         rounds = options.get("rounds", s.rounds)
         whole = isinstance(rounds, int) and not isinstance(rounds, bool)
         if not whole or not s.min_rounds <= rounds <= s.max_rounds:
             raise BadOption("bad_option", {"option": "rounds", "value": rounds})
-        return AlienState(rounds=rounds)
+        state = AlienState(rounds=rounds)
+        if "players" not in options:
+            return state
+        players = options["players"]
+        if (
+            not isinstance(players, list | tuple)
+            or not all(isinstance(p, str) and p in TEAM_COLOURS for p in players)
+            or len(set(players)) != len(players)
+            or not s.min_players <= len(players) <= s.max_players
+        ):
+            raise BadOption("bad_option", {"option": "players", "value": players})
+        return steps.start(replace(state, players=tuple(players)))[0]
 
     def teams(self, state: AlienState) -> tuple[str, ...]:
         return state.players
@@ -123,6 +137,21 @@ class AlienOnBoard:
                 continue
             legal.append(inp)
         return legal
+
+    def simulation_options(self, teams: int) -> dict[str, Any]:
+        """`houston simulate --teams N`: the first N colours, seated in panel order."""
+        return {"players": list(TEAM_COLOURS[:teams])}
+
+    def simulation_stats(self, state: AlienState, effects: list[Effect]) -> dict[str, Any]:
+        """Per game: how rounds ended (averaged) and whether the victory was shared (tallied)."""
+        verdicts = [r.verdict for r in state.history]
+        won = scoring.winners(state.players, state.totals) if state.totals else ()
+        return {
+            "rounds_exposed": verdicts.count(scoring.EXPOSED),
+            "rounds_escaped": verdicts.count(scoring.ESCAPED),
+            "rounds_tied": verdicts.count(scoring.TIE),
+            "victory": "shared" if len(won) > 1 else "single",
+        }
 
     def public_view(self, state: AlienState) -> dict[str, Any]:
         return public_view(INFO, state)
