@@ -78,6 +78,8 @@ def test_a_full_ten_round_game_through_the_pins(box) -> None:
             assert f"{p.capitalize()}: {points[p]} this round, {totals[p]} in total." in heard
         commander = alien
     assert box.session is None and box.service.finished is not None
+    for round_number in range(1, 11):  # each round is announced once: the effect is the prompt
+        assert sum(text.startswith(f"Round {round_number} of 10.") for text in box.said) == 1
     final = box.service.finished.state
     assert dict(zip(final.players, final.totals, strict=True)) == totals
     best = max(totals.values())
