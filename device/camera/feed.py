@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,13 +47,17 @@ class CameraFeed:
         data_dir: Path,
         stale_after: float = 2.0,
         on_change: Callable[[bool], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.service = service
         self.data_dir = data_dir
         self.on_change = on_change
         self.stop_event = threading.Event()
-        self.watchdog = CameraWatchdog(open_frames, on_lost=self._lost, on_back=self._back, stale_after=stale_after)
+        self.watchdog = CameraWatchdog(
+            open_frames, clock=clock, on_lost=self._lost, on_back=self._back, stale_after=stale_after,
+        )
         self.thread = threading.Thread(target=self._run, name="houston-camera", daemon=True)
+        self._to_service: Callable[[Any], Any] | None = None
 
     def _lost(self, reason: str) -> None:
         self.service.post(Job("say", [say("camera_lost")]))
@@ -65,7 +70,9 @@ class CameraFeed:
             self.on_change(True)
 
     def on_decision(self, decision: Any) -> None:
-        """Called by recognition: a card → a Scan input; a Say (e.g. unknown card) is spoken."""
+        """Called by recognition: a card → a Scan input; a list of Say (unknown card …) is spoken."""
+        if self._to_service is not None:
+            decision = self._to_service(decision)
         if isinstance(decision, list | tuple):
             self.service.post(Job("say", list(decision)))
             return
@@ -80,21 +87,31 @@ class CameraFeed:
     def _run(self) -> None:
         frames = self.watchdog.frames(self.stop_event)
         try:
-            feed = importlib.import_module("device.vision.camera_feed")
-        except ImportError:
-            feed = None
-        try:
-            if feed is None or not hasattr(feed, "run_camera_feed"):
-                log.warning("card recognition is not installed: the camera is watched but cards are not read")
-                for _ in frames:
+            session, run_feed = self._recognition()
+            if session is None:
+                for _ in frames:  # no recognition: still watch the camera, so its state is told
                     pass
                 return
-            session = _scan_session(feed, self.service, self.data_dir)
-            feed.run_camera_feed(frames, session, self.on_decision, self.stop_event)
+            run_feed(frames, session, self.on_decision, self.stop_event)
         except Exception:
             log.exception("camera feed stopped; buttons still work")
         finally:
             self.watchdog.close()
+
+    def _recognition(self) -> tuple[Any, Any]:
+        """(scan session, run_camera_feed) from device/vision, or (None, None) with the reason logged."""
+        try:
+            feed = importlib.import_module("device.vision.camera_feed")
+        except ImportError as exc:
+            log.warning("card recognition is not installed (%s): the camera is watched, cards are not read", exc)
+            return None, None
+        self._to_service = getattr(feed, "service_message", None)
+        try:
+            session = _scan_session(feed, self.service, self.data_dir)
+        except Exception as exc:  # e.g. no deck enrolled yet
+            log.warning("cards cannot be read: %s", exc)
+            return None, None
+        return session, feed.run_camera_feed
 
     def stop(self, timeout: float = 3.0) -> None:
         self.stop_event.set()
@@ -104,11 +121,8 @@ class CameraFeed:
 
 def _scan_session(feed: Any, service: Service, data_dir: Path) -> Any:
     """Recognition's session object, built by whichever factory the vision module offers."""
-    for name in ("make_scan_session", "scan_session_for", "ScanSession"):
-        factory = getattr(feed, name, None)
-        if factory is not None:
-            return factory(service=service, data_dir=data_dir)
-    return None
+    factory = getattr(feed, "make_scan_session", None)
+    return factory(service=service, data_dir=data_dir) if factory is not None else None
 
 
 def start_camera(spec: str, service: Service, data_dir: Path, **kw: Any) -> CameraFeed | None:

@@ -55,6 +55,8 @@ class CameraWatchdog:
         self.reconnects = 0
         self._last_fresh = clock()
         self._last_print: int | None = None
+        self._connected_at = self._last_fresh
+        self._frames_from_source = 0
         self._last_try: float | None = None
         self._last_error = ""
 
@@ -80,6 +82,9 @@ class CameraWatchdog:
             self._check_stale(now, "the camera shows the same picture (frozen)")
             return None
         self._last_print = print_
+        self._frames_from_source += 1
+        if self.lost and self._frames_from_source < 2:
+            return None  # a reopened camera proves itself live by a *change* of picture, not one frame
         self._last_fresh = now
         if self.lost:
             self.lost = False
@@ -97,7 +102,8 @@ class CameraWatchdog:
             self._last_error = str(exc)
             return False
         self.reconnects += 1
-        self._last_print = None
+        self._connected_at = now
+        self._frames_from_source = 0
         return True
 
     def _drop(self, why: str) -> None:
@@ -117,7 +123,7 @@ class CameraWatchdog:
             self.reason = reason
             log.warning("camera lost: %s", reason)
             self.on_lost(reason)
-        if self.source is not None:
+        if self.source is not None and now - self._connected_at >= self.stale_after:
             self._drop(reason)  # a frozen camera is reopened, not waited on
 
     # --- a stream ----------------------------------------------------------------------------
