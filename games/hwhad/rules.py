@@ -17,6 +17,7 @@ from games.core import (
     GameInfo,
     IllegalInput,
     Input,
+    NotExpected,
     Outcomes,
     Prompt,
     say,
@@ -120,10 +121,10 @@ class Hwhad:
         return PHASES[state.phase].prompt(state)
 
     def validate(self, state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
-        phase = PHASES.get(state.phase)
-        if phase is None or not phase.prompt(state).allows(inp):
-            raise IllegalInput("not_expected")
-        return phase.check(state, inp)
+        prompt = self.prompt(state)
+        if prompt.finished or not prompt.allows(inp):
+            raise NotExpected("not_expected", {"expected": prompt.ask.key})
+        return PHASES[state.phase].check(state, inp)
 
     def apply(self, state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, list[Effect]]:
         state, effects = PHASES[state.phase].apply(state, inp, outcomes)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
-from games.core import SLOTS, Say
+from games.core import Say
 
 # Phases, in the order a round visits them.
 CREWING = "crewing"            # teams join; OK starts
@@ -82,10 +82,6 @@ def evolve(state: HState, **changes: Any) -> HState:
     return HState(*values)
 
 
-def team_index(state: HState, team: str) -> int:
-    return state.teams.index(team)
-
-
 def holder(state: HState, card: str) -> str:
     """The team whose hand holds `card`, or '' if it is in no hand."""
     for team, hand in zip(state.teams, state.hands, strict=True):
@@ -135,7 +131,3 @@ def give_tokens(state: HState, teams: tuple[str, ...], each: int) -> tuple[tuple
         tray -= take
         got.append(team)
     return tuple(tokens), tray, tuple(got)
-
-
-def slot_name(index: int) -> str:
-    return SLOTS[index]
