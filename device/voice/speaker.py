@@ -26,6 +26,7 @@ from device.voice.sounds import RATE, SOUNDS, synthesise
 log = logging.getLogger("houston.voice")
 
 LOADED_CLIPS = 64  # pygame Sounds kept in memory (a clip is ~100-300 KB decoded)
+RETRY_SECONDS = 30.0  # how often a silent box looks for a speaker again
 
 
 @dataclass
@@ -49,6 +50,10 @@ class Mixer:
         self.volume = volume
         self.ok = False
         self.problem = ""
+        self.open()
+
+    def open(self) -> bool:
+        """(Re)try the audio device: a USB speaker may appear after the box has started."""
         use_alsa_under_systemd()
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         try:
@@ -58,9 +63,11 @@ class Mixer:
             pygame.mixer.init()
         except Exception as exc:  # pygame.error, ImportError: the box must still referee
             self.problem = f"no audio device ({exc})"
-            return
+            return False
         self.pygame = pygame
         self.ok = True
+        self.problem = ""
+        return True
 
     def load(self, path: Path) -> Any:
         sound = self.pygame.mixer.Sound(str(path))
@@ -102,10 +109,12 @@ class Speaker:
         self._loaded: OrderedDict[str, Any] = OrderedDict()
         self._sounds: dict[str, Any] = {}
         self._told_silent = False
+        self._told_no_engine = False
+        self._last_retry = time.monotonic()
         self._stop = threading.Event()
         self._current: Any = None
         if self.mixer.ok:
-            self._sounds = {name: self.mixer.from_samples(synthesise(name)) for name in SOUNDS}
+            self._make_sounds()
         else:
             self._silent(self.mixer.problem)
         self._thread = threading.Thread(target=self._run, name="houston-voice", daemon=True)
@@ -131,6 +140,18 @@ class Speaker:
         return not self._queue.unfinished_tasks
 
     # --- playing -----------------------------------------------------------------------------
+
+    def _make_sounds(self) -> None:
+        self._sounds = {name: self.mixer.from_samples(synthesise(name)) for name in SOUNDS}
+
+    def _retry_mixer(self) -> None:
+        now = time.monotonic()
+        if now - self._last_retry < RETRY_SECONDS:
+            return
+        self._last_retry = now
+        if self.mixer.open():
+            log.warning("speaker found: speaking again")
+            self._make_sounds()
 
     def _silent(self, why: str) -> None:
         if not self._told_silent:
@@ -164,7 +185,9 @@ class Speaker:
         try:
             path = self.clips.render(item.what)
         except VoiceUnavailable as exc:
-            self._silent(str(exc))
+            if not self._told_no_engine:
+                self._told_no_engine = True
+                log.warning("cannot render speech: %s; phrases not rendered before are logged instead", exc)
             return None
         sound = self.mixer.load(path)
         self._loaded[item.what] = sound
@@ -173,6 +196,8 @@ class Speaker:
         return sound
 
     def _play(self, item: Item) -> None:
+        if not self.mixer.ok:
+            self._retry_mixer()
         if not self.mixer.ok:
             log.info("SAY %s" if item.kind == "say" else "SOUND %s", item.what)
             return

@@ -146,3 +146,19 @@ def test_voice_bench_reports_latency_within_budget(tmp_path, monkeypatch, capsys
     result = json.loads(capsys.readouterr().out)
     assert result["bench"] == "voice" and result["runs"] == 4
     assert result["warm_ms"]["max"] <= bench.BUDGET_MS and code == 0
+
+
+def test_a_speaker_that_appears_later_is_found_again(clips, monkeypatch):
+    from device.voice import speaker as speaker_module
+
+    monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-driver")
+    spk = Speaker(clips, mixer=Mixer(0.8))
+    try:
+        assert not spk.mixer.ok
+        monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")  # the USB speaker is plugged in
+        monkeypatch.setattr(speaker_module, "RETRY_SECONDS", 0.0)
+        spk.sound("confirm")
+        assert spk.wait_done(5)
+        assert spk.mixer.ok and [i.what for i in spk.started] == ["confirm"]
+    finally:
+        spk.close()
