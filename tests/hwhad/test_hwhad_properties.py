@@ -53,16 +53,10 @@ def test_every_card_is_in_exactly_one_place_after_every_input(seed, teams, unloc
 
 
 def reachable(seed: int, teams: int, steps: int) -> HState:
-    """A state partway through a random game, before its end."""
-    last = None
-    for n, (state, _, _) in enumerate(random_game(seed, teams, unlock=seed % 2 == 0)):
-        if state.phase == OVER:
-            break
-        last = state
-        if n >= steps:
-            break
-    assert last is not None
-    return last
+    """A state partway through a random game, before its end (any phase equally likely to be
+    picked along the game)."""
+    states = [s for s, _, _ in random_game(seed, teams, unlock=seed % 2 == 0) if s.phase != OVER]
+    return states[steps % len(states)]
 
 
 def hidden_change(state: HState, rng: random.Random) -> HState:
@@ -133,6 +127,23 @@ def test_public_view_is_identical_whatever_the_hidden_facts(seed, teams, steps, 
     state = reachable(seed, teams, steps)
     changed = hidden_change(state, random.Random(swap_seed))
     assert canonical_json(GAME.public_view(changed)) == canonical_json(GAME.public_view(state))
+
+
+def test_secrecy_in_every_phase():
+    # Hypothesis samples states along games; this makes sure every phase (a detached module,
+    # a succession...) is checked too, with a few hidden changes each.
+    seen: dict[str, int] = {}
+    rng = random.Random(99)
+    for seed in range(400):
+        for state, _, _ in random_game(seed, 2 + seed % 4, unlock=seed % 3 == 0):
+            if state.phase == OVER or seen.get(state.phase, 0) >= 5:
+                continue
+            seen[state.phase] = seen.get(state.phase, 0) + 1
+            view = canonical_json(GAME.public_view(state))
+            for _ in range(5):
+                assert canonical_json(GAME.public_view(hidden_change(state, rng))) == view
+    assert set(seen) >= {"crewing", "boarding", "temp_captain", "spacewalk", "detach", "successor_tie",
+                         "successor_card", "order", "threaten", "vote", "victim"}
 
 
 def test_the_secrecy_check_notices_a_leak():
