@@ -219,8 +219,9 @@ def detach_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
             state = evolve(state, captain=team, captain_card=CAPTAIN_ID)
             effects += [Reveal("captain"), Sound("fanfare"),
                         say("captain_saved", team=team, name=catalogue()[CAPTAIN_ID].name)]
-            if former:
-                # "The former captain is sent into the void", from a hand or from this spacewalk.
+            if former and former != hero_card:
+                # "The former captain is sent into the void", from a hand or from this spacewalk
+                # (a hero captain card that opened this module is in the void already).
                 lost += [SLOTS[k] for k, (c, _) in enumerate(state.slots) if c == former]
                 home = tuple(s for s in home if s[0] != former)
                 hands = tuple(tuple(c for c in h if c != former) for h in state.hands)

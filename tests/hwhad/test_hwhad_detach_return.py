@@ -102,3 +102,14 @@ def test_a_tie_for_most_astronauts_is_decided_by_the_former_captain():
         GAME.validate(state, Press("red"))
     state, _ = step(state, Press("green"))
     assert state.phase == SUCCESSOR_CARD and state.actor == "green"
+
+
+def test_a_hero_captain_card_opening_the_captains_module_goes_to_the_void_once():
+    # Green's captain card is a hero; it opens module 1, where Cpt. E. Glue waits.
+    hands = {"red": ["max", "sheila"], "blue": ["lou", "number5", "jimmy"], "green": ["dowell", "paul"]}
+    state = table(hands, modules=("glue", "stout", "eagle"), captain="green", captain_card="dowell")
+    state, _ = walk(state, "lou", "dowell", "number5")
+    state, effects = step(state, Scan(GLUE))
+    assert state.void.count(cid("dowell")) == 1
+    assert state.captain == "green" and state.captain_card == GLUE and state.phase == ORDER
+    assert "Slot B goes to the void; everyone else returns to their team." in words(effects)
