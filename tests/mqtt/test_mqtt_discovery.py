@@ -1,0 +1,61 @@
+"""Home Assistant discovery: the keys HA requires, one device, retained, republished on HA's birth."""
+
+from __future__ import annotations
+
+from device.mqtt.discovery import EVENT_TYPES, STATUS_TOPIC, discovery_messages
+from device.mqtt.topics import Topics
+
+# Keys Home Assistant's MQTT integration accepts (its docs: MQTT sensor, MQTT event, shared entity options).
+COMMON = {
+    "availability", "availability_topic", "availability_mode", "availability_template", "device",
+    "enabled_by_default", "encoding", "entity_category", "entity_picture", "icon", "json_attributes_template",
+    "json_attributes_topic", "name", "object_id", "default_entity_id", "origin", "payload_available",
+    "payload_not_available", "platform", "qos", "unique_id", "value_template",
+}
+ALLOWED = {
+    "sensor": COMMON | {"state_topic", "device_class", "expire_after", "force_update", "last_reset_value_template",
+                        "options", "suggested_display_precision", "state_class", "unit_of_measurement"},
+    "event": COMMON | {"state_topic", "event_types", "device_class"},
+}
+REQUIRED = {"sensor": {"state_topic"}, "event": {"state_topic", "event_types"}}
+DEVICE_KEYS = {"configuration_url", "connections", "hw_version", "identifiers", "manufacturer", "model", "model_id",
+               "name", "serial_number", "suggested_area", "sw_version", "via_device"}
+
+
+def test_every_config_has_the_keys_home_assistant_requires() -> None:
+    topics = Topics("b7")
+    messages = discovery_messages(topics, "1.2")
+    components = [topic.split("/")[1] for topic, _ in messages]
+    assert sorted(components) == ["event", *["sensor"] * 5]
+    unique_ids = set()
+    for topic, config in messages:
+        prefix, component, node, _object_id, last = topic.split("/")
+        assert (prefix, node, last) == ("homeassistant", "b7", "config")
+        assert REQUIRED[component] <= set(config) <= ALLOWED[component], topic
+        assert config["unique_id"] not in unique_ids
+        unique_ids.add(config["unique_id"])
+        assert set(config["device"]) <= DEVICE_KEYS and config["device"]["identifiers"] == ["houston_b7"]
+        assert config["availability_topic"] == topics.availability
+        assert config["state_topic"] in (topics.state, topics.events)
+        assert config["origin"]["name"]
+    event = dict(messages)["homeassistant/event/b7/result/config"]
+    assert "game_over" in event["event_types"] and tuple(event["event_types"]) == EVENT_TYPES
+    names = {config["name"] for _, config in messages}
+    assert {"Game", "Phase", "Round", "Last announcement"} <= names
+
+
+def test_discovery_is_retained_and_republished_when_home_assistant_comes_online(linked, probes) -> None:
+    _box, link = linked("dog", {})
+    ha = probes("homeassistant", ("homeassistant/+/" + link.topics.box + "/+/config", STATUS_TOPIC))
+    expected = {topic for topic, _ in discovery_messages(link.topics)}
+    for topic in expected:
+        retained = ha.wait_for(lambda m, t=topic: m.topic == t)
+        assert retained is not None and retained.retain, topic
+    start = ha.mark()
+    ha.publish(STATUS_TOPIC, b"online")  # Home Assistant restarted: its birth message
+    again = set()
+    while again != expected:
+        message = ha.wait_for(lambda m: m.topic in expected - again, 3, start)
+        assert message is not None, f"missing {expected - again}"
+        again.add(message.topic)
+        assert not message.retain  # delivered live, i.e. published again just now
