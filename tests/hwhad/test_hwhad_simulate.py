@@ -62,3 +62,10 @@ def test_games_with_unlockables_and_every_team_count_finish(teams):
     for _ in range(30):
         played = play_one(GAME, options, rng)
         assert played.finished and played.stats["side"] in ("humans", "dolphins", "nobody")
+
+
+def test_houston_cli_offers_simulate(capsys):
+    from device.cli import main
+
+    assert main(["simulate", "hwhad", "--games", "3", "--teams", "5", "--seed", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["finished"] == 3
