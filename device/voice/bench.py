@@ -93,13 +93,10 @@ def _through_service(speaker: Any, runs: int, work_dir: Path) -> list[float]:
 
     words = say("ok")
     speaker.clips.render(render(words, None))  # pre-rendered, as the installer does
-    box = SimBox(work_dir / "box", start=False)
+    box = SimBox(work_dir / "box")  # started: its greeting is not part of the measurement
     box.service.outlets.append(SpeakerOutlet(speaker))
-    box.service.start()
     times: list[float] = []
     try:
-        box.service.wait_idle()
-        speaker.wait_done(30)
         for _ in range(max(1, runs)):
             before = len(speaker.started)
             t0 = time.perf_counter()
