@@ -12,7 +12,7 @@ import importlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +47,13 @@ class CameraFeed:
         data_dir: Path,
         stale_after: float = 2.0,
         on_change: Callable[[bool], None] | None = None,
+        on_scanning: Callable[[bool], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.service = service
         self.data_dir = data_dir
         self.on_change = on_change
+        self.on_scanning = on_scanning
         self.stop_event = threading.Event()
         self.watchdog = CameraWatchdog(
             open_frames, clock=clock, on_lost=self._lost, on_back=self._back, stale_after=stale_after,
@@ -92,11 +94,25 @@ class CameraFeed:
                 for _ in frames:  # no recognition: still watch the camera, so its state is told
                     pass
                 return
-            run_feed(frames, session, self.on_decision, self.stop_event)
+            run_feed(self.watch_scanning(frames, session), session, self.on_decision, self.stop_event)
         except Exception:
             log.exception("camera feed stopped; buttons still work")
         finally:
             self.watchdog.close()
+
+    def watch_scanning(self, frames: Iterator[Any], session: Any) -> Iterator[Any]:
+        """Pass frames through; tell `on_scanning` when a card comes into view or leaves it
+        (the status light blinks fast meanwhile), judged by the session's last identification."""
+        seeing = False
+        for frame in frames:
+            yield frame
+            now_seeing = getattr(getattr(session, "last", None), "status", "none") in ("match", "unknown")
+            if now_seeing != seeing:
+                seeing = now_seeing
+                if self.on_scanning is not None:
+                    self.on_scanning(seeing)
+        if seeing and self.on_scanning is not None:
+            self.on_scanning(False)
 
     def _recognition(self) -> tuple[Any, Any]:
         """(scan session, run_camera_feed) from device/vision, or (None, None) with the reason logged."""

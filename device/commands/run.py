@@ -180,6 +180,7 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
     service.start()
     camera = start_camera(
         settings.camera_source, service, data_dir, stale_after=settings.camera_stale_seconds,
+        on_scanning=lambda seeing: status.update(scanning=seeing),
     )
     link = _start_mqtt(settings, service)
     if link is not None:

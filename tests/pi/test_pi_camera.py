@@ -239,3 +239,20 @@ def test_recognition_decisions_reach_the_service_as_scans_and_words(tmp_path):
     finally:
         del box.service.post
         box.close()
+
+
+def test_the_status_light_is_told_while_a_card_is_in_view(tmp_path):
+    from types import SimpleNamespace
+
+    box = make_box(tmp_path, game="dog")
+    told: list[bool] = []
+    session = SimpleNamespace(last=None)
+    statuses = ["none", "unknown", "match", "match", "none", "none"]
+    feed = CameraFeed(box.service, FakeCamera, data_dir=tmp_path, on_scanning=told.append)
+    try:
+        for frame, status in zip(feed.watch_scanning(iter(range(6)), session), statuses, strict=True):
+            session.last = SimpleNamespace(status=status)
+            assert frame is not None
+        assert told == [True, False]
+    finally:
+        box.close()
