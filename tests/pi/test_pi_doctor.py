@@ -134,3 +134,33 @@ def test_doctor_journal_check_reads_without_writing(tmp_path):
     doctor.check_journal(tmp_path)
     assert (tmp_path / "journal.sqlite").stat().st_mtime_ns == before
     assert sqlite3.connect(tmp_path / "journal.sqlite").execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_interactive_gpio_check_asks_for_each_button_and_names_the_silent_ones(monkeypatch):
+    import threading
+
+    from gpiozero import Device
+
+    from device.config import REPO_CONFIG_DIR, load_pins
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    pins = load_pins(REPO_CONFIG_DIR / "pins.toml")
+    asked: list[str] = []
+
+    def player(text: str) -> None:  # a person at the box, who skips BACK
+        asked.append(text)
+        name = text.split()[1].lower()
+        if name != "back":
+            pin = Device.pin_factory.pin(pins.buttons[name])
+            pin.drive_low()
+            threading.Timer(0.02, pin.drive_high).start()
+
+    Device.pin_factory = None
+    try:
+        checks = list(doctor.check_gpio(pins, True, 0.3, player))
+    finally:
+        if Device.pin_factory is not None:
+            Device.pin_factory.reset()
+        Device.pin_factory = None
+    assert len(asked) == 9 and asked[0].strip().startswith("press RED (GPIO4)")
+    assert len(checks) == 1 and not checks[0].ok and checks[0].found == "no press seen on: back"
