@@ -204,6 +204,26 @@ function render() {
   document.body.dataset.seq = String(state.seq ?? "");
 }
 
+function cardList(cards) {
+  return el("ul", { class: "cards" }, ...cards.map((c) => el("li", { "data-card": c.id || "" },
+    c.name || c.id || String(c), c.role ? el("span", { class: "role" }, ` ${words(c.role)}`) : null)));
+}
+
+/* A team's own screen (?team=red&user=red&pass=...): its private view, e.g. its hand. */
+function renderTeamView(data) {
+  const box = $("private");
+  box.replaceChildren();
+  const view = data && data.view;
+  if (!show(box, Boolean(view))) return;
+  box.style.setProperty("--c", colourOf(data.team));
+  box.append(el("h2", {}, `Team ${data.team} only`));
+  for (const [key, value] of Object.entries(view)) {
+    if (key === "game" || key === "team") continue;
+    if (Array.isArray(value)) box.append(el("h3", {}, words(key)), cardList(value));
+    else if (value === null || typeof value !== "object") box.append(el("p", {}, `${words(key)}: ${value}`));
+  }
+}
+
 function renderNews() {
   const list = $("announcements");
   list.replaceChildren(...page.news.map((n) => el("li", { class: n.type }, n.text)));
@@ -215,6 +235,7 @@ function onMessage(topic, payload, base) {
   let data;
   try { data = JSON.parse(text); } catch (err) { return; }
   if (topic === `${base}/state`) { page.state = data; render(); }
+  else if (topic.startsWith(`${base}/team/`)) renderTeamView(data);
   else if (topic === `${base}/events` && ["say", "prompt", "error"].includes(data.type) && data.text) {
     page.news.unshift({ text: data.text, type: data.type });
     page.news.length = Math.min(page.news.length, MAX_NEWS);
@@ -229,8 +250,9 @@ async function loadConfig() {
   return {
     box: params.get("box") || config.box || "houston-1",
     url: params.get("ws") || config.ws_url || `ws://${location.hostname || "localhost"}:9001`,
-    username: config.username || "dashboard",
-    password: config.password || "",
+    username: params.get("user") || config.username || "dashboard",
+    password: params.get("pass") || config.password || "",
+    team: params.get("team") || "",
   };
 }
 
@@ -244,7 +266,9 @@ async function main() {
   });
   client.on("connect", () => {
     page.connected = true; setStatus();
-    client.subscribe([`${base}/state`, `${base}/events`, `${base}/availability`], { qos: 1 });
+    const topics = [`${base}/state`, `${base}/events`, `${base}/availability`];
+    if (config.team) topics.push(`${base}/team/${config.team}`);
+    client.subscribe(topics, { qos: 1 });
   });
   for (const gone of ["close", "offline", "error"]) client.on(gone, () => { page.connected = client.connected; setStatus(); });
   client.on("message", (topic, payload) => onMessage(topic, payload, base));

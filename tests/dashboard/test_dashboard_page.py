@@ -135,3 +135,26 @@ def test_alien_disc_is_drawn_as_a_ring_of_colours(table, browser) -> None:
         _shot(page, "dashboard-alien-portrait.png")
     finally:
         page.close()
+
+
+def test_a_team_screen_shows_its_own_hand_and_the_public_page_does_not(table, browser, ws_broker) -> None:
+    t = table("hwhad", {"teams": ["red", "blue", "green"]})
+    t.box.press("ok")
+    while t.box.session.state.phase == "boarding":
+        t.box.scan(t.box.session.state.stack[0])
+    red_hand = [c["id"] for c in t.box.service.team_views()["red"]["hand"]]
+    team_url = f"{t.url}?team=red&user=red&pass={ws_broker.passwords['red']}"
+    team_page = _open(browser, team_url, PORTRAIT)
+    public_page = _open(browser, f"{t.url}?team=red", PORTRAIT)  # dashboard credentials: refused the topic
+    try:
+        team_page.wait_for_selector("#private li[data-card]", timeout=2000)
+        shown = team_page.locator("#private li[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+        assert red_hand and shown[: len(red_hand)] == red_hand
+        _shot(team_page, "dashboard-hwhad-team-red.png")
+        public_page.wait_for_selector("#teams .team", timeout=2000)
+        time.sleep(0.3)
+        assert public_page.locator("#private").is_hidden()
+        assert all(card not in public_page.content() for card in red_hand)
+    finally:
+        team_page.close()
+        public_page.close()
