@@ -75,7 +75,17 @@ class Mixer:
         return sound
 
     def from_samples(self, samples: Any) -> Any:
-        sound = self.pygame.mixer.Sound(buffer=samples.astype("<i2").tobytes())
+        """A Sound from int16 mono samples at RATE, fitted to whatever format the device gave us
+        (a USB card may insist on stereo or 48 kHz)."""
+        import numpy as np
+
+        freq, _, channels = self.pygame.mixer.get_init()
+        if freq != RATE:
+            positions = np.arange(int(len(samples) * freq / RATE)) * (RATE / freq)
+            samples = np.interp(positions, np.arange(len(samples)), samples).astype(np.int16)
+        if channels > 1:
+            samples = np.repeat(samples[:, None], channels, axis=1)
+        sound = self.pygame.mixer.Sound(buffer=np.ascontiguousarray(samples, dtype="<i2").tobytes())
         sound.set_volume(self.volume)
         return sound
 

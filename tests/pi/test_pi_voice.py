@@ -163,3 +163,18 @@ def test_a_speaker_that_appears_later_is_found_again(clips, monkeypatch):
         assert spk.mixer.ok and [i.what for i in spk.started] == ["confirm"]
     finally:
         spk.close()
+
+
+def test_sounds_keep_their_length_on_a_stereo_48k_device(monkeypatch):
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    mixer = Mixer(0.5)
+    try:
+        mixer.pygame.mixer.quit()
+        mixer.pygame.mixer.pre_init(48000, -16, 2, 512)
+        mixer.pygame.mixer.init()  # what a USB card that refuses mono 44.1 kHz gives
+        assert mixer.pygame.mixer.get_init() == (48000, -16, 2)
+        sound = mixer.from_samples(synthesise("fanfare"))
+        assert sound.get_length() == pytest.approx(len(synthesise("fanfare")) / RATE, abs=0.002)
+    finally:
+        mixer.close()
+        mixer.pygame.mixer.pre_init(RATE, -16, 1, 512)
