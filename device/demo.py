@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from device.commands.journal_tools import export_lines, replay_lines
+from device.mqtt.link import start_mqtt
 from device.outlets import ConsoleOutlet
 from device.simbox import SimBox
 from games.core import digest
@@ -66,6 +67,7 @@ def run_demo(data_dir: Path, games: list[str] | None, out: TextIO) -> int:
         print(f"\n=== {game}: a scripted table session ===", file=out, flush=True)
         box = SimBox(data_dir, game=game, start=False)
         box.service.outlets.append(ConsoleOutlet(box.panel.lights, out))
+        link = start_mqtt(box.settings, box.service)  # None unless houston.toml enables [mqtt]
         box.service.start()
         box.service.wait_idle()
         try:
@@ -85,6 +87,8 @@ def run_demo(data_dir: Path, games: list[str] | None, out: TextIO) -> int:
                   f"(digest {digest(live.state)})", file=out, flush=True)
             failures += 0 if same else 1
         finally:
+            if link is not None:
+                link.stop()
             box.close()
     return 1 if failures else 0
 
