@@ -166,13 +166,14 @@ def check_audio(settings: Settings) -> Check:
 
 
 def check_voice(settings: Settings, data_dir: Path) -> Check:
-    from device.voice.clips import ClipCache, VoiceStyle, espeak_binary, fixed_phrases
+    from device.voice.clips import ClipCache, VoiceStyle, espeak_binary
+    from device.voice.prerender import phrases_for
 
     if espeak_binary() is None:
         return problem("voice", "espeak-ng is not installed: the box cannot speak",
                        "sudo apt install espeak-ng, then scripts/render-voice")
     clips = ClipCache(data_dir / "voice", VoiceStyle(settings.voice, settings.voice_speed))
-    phrases = fixed_phrases(settings.language)
+    phrases = phrases_for(settings.language)
     missing = sum(1 for p in phrases if clips.cached(p) is None)
     if missing:
         return problem("voice", f"{missing} of {len(phrases)} phrases not pre-rendered in {clips.directory}",

@@ -1,8 +1,9 @@
 """Render every fixed phrase of every message catalogue into the clip cache (scripts/render-voice).
 
 The installer runs this once, and again after an update; clips already rendered are kept, so a
-second run takes a moment. Phrases with parameters are rendered by the box the first time it says
-them, then cached the same way.
+second run takes a moment. The box's announcements that name a game ("Starting {title}.") are
+rendered for every installed game too; other phrases with parameters are rendered by the box the
+first time it says them, then cached the same way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,24 @@ from pathlib import Path
 
 from device.config import ConfigError, config_dir, load_config
 from device.voice.clips import ClipCache, VoiceStyle, VoiceUnavailable, fixed_phrases
+from device.voice.render import box_messages, render
+from games.core import Say
+from games.registry import game_ids, load_game
+
+
+def title_phrases(language: str = "en") -> list[str]:
+    """Every box phrase whose only parameter is {title}, for every installed game."""
+    keys = [k for k, text in box_messages(language).items() if "{title}" in text and text.count("{") == 1]
+    out = set()
+    for game_id in game_ids():
+        title = load_game(game_id).info.title
+        out.update(render(Say(key, {"title": title}), game_id, language) for key in keys)
+    return sorted(out)
+
+
+def phrases_for(language: str = "en") -> list[str]:
+    """What the installer pre-renders: every fixed phrase, and the game-naming ones."""
+    return sorted(set(fixed_phrases(language)) | set(title_phrases(language)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     data_dir = Path(args.data_dir or settings.data_dir)
     language = args.language or settings.language
     clips = ClipCache(data_dir / "voice", VoiceStyle(settings.voice, settings.voice_speed))
-    phrases = fixed_phrases(language)
+    phrases = phrases_for(language)
     started = time.monotonic()
     try:
         new, kept = clips.render_all(phrases)
