@@ -90,7 +90,7 @@ def make_scan_session(
     """
     refs = load_all(default_data_dir(data_dir))
     identifier = Identifier(refs)
-    current: str | None | Callable[[], str | None]
+    current: str | Callable[[], str | None] | None
     current = deck if deck is not None or service is None else (lambda: _deck_of_running_game(service))
     kwargs: dict[str, Any] = {"clock": clock} if clock is not None else {}
     return ScanSession(identifier.identify, deck=current, **kwargs)

@@ -257,12 +257,13 @@ def render_frame(
         warped = cv2.warpPerspective(layer, m, (FRAME_W, FRAME_H), flags=cv2.INTER_LINEAR)
         a = cv2.warpPerspective(alpha, m, (FRAME_W, FRAME_H), flags=cv2.INTER_LINEAR)
         img = _blend(bg, warped, a)
-        if pose.glare is not None:
-            gx, gy, gr, gs = pose.glare
-            g = _soft_disc(img.shape, gx, gy, gr, gr / 2.5) * np.float32(255 * gs)
-            img = cv2.add(img, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
-    if pose is not None:
+    if pose is not None:  # the lamp light on the scene: level and colour cast
         img = cv2.merge([cv2.LUT(ch, _light_lut(gain, pose.gamma)) for ch, gain in zip(cv2.split(img), pose.gain)])
+    if card is not None and pose is not None and pose.glare is not None:
+        # A specular reflection of the lamp: added on top of the lit scene, so it saturates.
+        gx, gy, gr, gs = pose.glare
+        g = _soft_disc(img.shape, gx, gy, gr, gr / 2.5) * np.float32(255 * gs)
+        img = cv2.add(img, cv2.merge([g, g, g]), dtype=cv2.CV_8U)
     # Per-frame blur: motion (hand shake) or focus.
     blur = rng.uniform(0, diff.blur_px)
     if blur >= 1.0:

@@ -40,15 +40,17 @@ class Thresholds:
 
     max_dist: int = 64  # Hamming distance above which a neighbour is no match at all
     ratio: float = 0.8  # best < ratio * best outside the group
-    min_votes: int = 8  # group votes needed before trying RANSAC
-    min_inliers: int = 12  # RANSAC inliers for a plausible card
+    min_votes: int = 6  # group votes needed before trying RANSAC
+    min_inliers: int = 10  # RANSAC inliers for a plausible card
     ransac_px: float = 6.0  # reprojection threshold in canonical card pixels
-    min_similarity: float = 0.65  # appearance correlation of the winner
+    min_similarity: float = 0.6  # appearance correlation of the winner
     min_margin: float = 0.1  # winner minus runner-up inside a look-alike group
     min_coverage: float = 0.3  # share of the distinctive mask that must be in view
     candidates_to_verify: int = 2  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
+    min_own_inliers: int = 0  # RANSAC inliers on the winner's own (non-shared) art
+    bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
     trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
 
 
@@ -69,6 +71,7 @@ class Identification:
     similarity: float = 0.0
     margin: float = 0.0
     coverage: float = 0.0
+    own_inliers: int = 0
     corners: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -102,6 +105,9 @@ class Identifier:
         # only by brightness, see docs/vision.md).
         grey = self._thumbs_f @ np.float32([0.114, 0.587, 0.299])
         self._thumbs_grey_f = np.repeat(grey[..., None], 3, axis=3)
+        # What the appearance check compares: band-passed faces (structure, not smooth shading).
+        self._cmp_colour = np.stack([self._bandpass(t) for t in self._thumbs_f]) if len(self._thumbs_f) else self._thumbs_f
+        self._cmp_grey = np.stack([self._bandpass(t) for t in self._thumbs_grey_f]) if len(self._thumbs_f) else self._thumbs_f
         self.points = np.concatenate(pts) if pts else np.zeros((0, 2), np.float32)
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
@@ -113,6 +119,7 @@ class Identifier:
         self._inner = inner
         self._masks: dict[tuple[int, int], np.ndarray] = {}
         self._grey = False
+        self._own: dict[int, np.ndarray] = {}
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -194,7 +201,7 @@ class Identifier:
             family = self.alike[c]
             tried |= family
             sel = family[q_card]
-            result = self._verify(frame, np.flatnonzero(family), q_pts[sel], r_pts[sel])
+            result = self._verify(frame, np.flatnonzero(family), q_pts[sel], r_pts[sel], q_card[sel])
             if result.is_match:
                 return result
             if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
@@ -222,7 +229,9 @@ class Identifier:
         card_votes = np.bincount(q_card, minlength=len(self.labels))
         return card_votes, feats.points[q_rows], self.points[best_ref[ok]], q_card
 
-    def _verify(self, frame: np.ndarray, family: np.ndarray, q_pts: np.ndarray, r_pts: np.ndarray) -> Identification:
+    def _verify(
+        self, frame: np.ndarray, family: np.ndarray, q_pts: np.ndarray, r_pts: np.ndarray, q_card: np.ndarray
+    ) -> Identification:
         if len(q_pts) < self.t.min_inliers:
             return Identification("none")
         cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
@@ -235,12 +244,36 @@ class Identifier:
             return Identification("none", inliers=inliers)
         obs, valid = self._warp_back(frame, h)
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
+        # Own evidence: inliers matched to the winner itself where it differs from its family.
+        own = self._own_mask(winner)
+        mine = inl.ravel().astype(bool) & (q_card == winner)
+        xy = np.clip((r_pts[mine] * THUMB_SCALE).astype(int), 0, [THUMB_W - 1, THUMB_H - 1])
+        unique = int(own[xy[:, 1], xy[:, 0]].sum())
         deck, card = self.labels[winner]
         score = _confidence(sim, margin, inliers, self.t)
-        ok = coverage >= self.t.min_coverage and sim >= self.t.min_similarity and margin >= self.t.min_margin
-        return Identification(
-            "match" if ok else "unknown", card, deck, score, inliers, sim, margin, coverage, corners
+        ok = (
+            coverage >= self.t.min_coverage
+            and sim >= self.t.min_similarity
+            and margin >= self.t.min_margin
+            and unique >= self.t.min_own_inliers
         )
+        return Identification(
+            "match" if ok else "unknown", card, deck, score, inliers, sim, margin, coverage, unique, corners
+        )
+
+    def _own_mask(self, card: int) -> np.ndarray:
+        """Where a card differs from its look-alikes' median face (whole card if it has none)."""
+        mask = self._own.get(card)
+        if mask is None:
+            family = np.flatnonzero(self.alike[card])
+            if len(family) == 1:
+                mask = np.ones((THUMB_H, THUMB_W), bool)
+            else:
+                median = np.median(self._thumbs_f[family], axis=0)
+                differ = (np.abs(self._thumbs_f[card] - median).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+                mask = cv2.dilate(differ, _K3).astype(bool)
+            self._own[card] = mask
+        return mask
 
     def _warp_back(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame seen in thumbnail card coordinates, and which thumbnail pixels were in view."""
@@ -248,10 +281,19 @@ class Identifier:
         small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
-        warped = cv2.GaussianBlur(warped, (3, 3), 0)
+        warped = self._bandpass(warped.astype(np.float32))
         valid = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H),
                                     flags=cv2.INTER_NEAREST) > 0
-        return warped.astype(np.float32), valid & self._inner
+        if self.t.bandpass_sigma > 0:  # the band-pass smears the border of the view: keep clear of it
+            valid = cv2.erode(valid.astype(np.uint8), _K5).astype(bool)
+        return warped, valid & self._inner
+
+    def _bandpass(self, img: np.ndarray) -> np.ndarray:
+        """Light smoothing minus heavy smoothing: keeps edges and texture, drops shading and glare."""
+        fine = cv2.GaussianBlur(img, (3, 3), 0)
+        if self.t.bandpass_sigma <= 0:
+            return fine
+        return fine - cv2.GaussianBlur(img, (0, 0), self.t.bandpass_sigma)
 
     def _tournament(self, obs: np.ndarray, valid: np.ndarray, family: np.ndarray) -> tuple[int, float, float, float]:
         """Best member of a look-alike family, judged where each rival differs from it.
@@ -261,7 +303,7 @@ class Identifier:
         Returns (card index, worst duel similarity, worst duel margin, worst duel coverage).
         """
         sparse = valid & _CHECKER  # half the pixels are plenty to rank the members
-        thumbs = self._thumbs_grey_f if self._grey else self._thumbs_f
+        thumbs = self._cmp_grey if self._grey else self._cmp_colour
         whole = _ncc(obs[sparse], thumbs[family][:, sparse])
         order = [int(family[i]) for i in np.argsort(-whole)[: self.t.rivals + 1]]
         if len(order) == 1:
@@ -304,7 +346,7 @@ class Identifier:
         n = int(use.sum())
         if total == 0 or n < 20:
             return 0.0, 0.0, 0.0 if total else 1.0
-        thumbs = self._thumbs_grey_f if self._grey else self._thumbs_f
+        thumbs = self._cmp_grey if self._grey else self._cmp_colour
         s = _ncc(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
         return float(s[0]), float(s[1]), n / total
 
@@ -314,6 +356,7 @@ _SAME_PLACE_PX = 8.0
 _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
+_K3 = np.ones((3, 3), np.uint8)
 
 
 def _ncc(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarray:

@@ -42,7 +42,7 @@ class ScanSession:
         self,
         identify: Callable[[np.ndarray], Identification],
         *,
-        deck: str | None | Callable[[], str | None] = None,
+        deck: str | Callable[[], str | None] | None = None,
         deck_cards: Callable[[str], list[str] | None] = card_ids_for,
         clock: Callable[[], float] = time.monotonic,
         agree: int = 3,
