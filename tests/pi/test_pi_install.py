@@ -94,3 +94,13 @@ def test_pi_settings_are_read(tmp_path):
     path.write_text('[camera]\nsource = "usb:1"\nstale_seconds = 3\n[voice]\nvoice = "en-us"\nspeed = 150\n')
     s = load_settings(path)
     assert (s.camera_source, s.camera_stale_seconds, s.voice, s.voice_speed) == ("usb:1", 3.0, "en-us", 150)
+
+
+def test_the_settings_a_first_install_writes_are_valid_and_point_at_the_pi(tmp_path):
+    done = subprocess.run([str(INSTALL), "--print-config"], capture_output=True, text=True, check=True, timeout=30)
+    path = tmp_path / "houston.toml"
+    path.write_text(done.stdout)
+    settings = load_settings(path)  # a duplicate key or a typo would be refused here
+    assert settings.data_dir == "/var/lib/houston"
+    assert settings.mqtt["enabled"] is True and settings.mqtt["password_file"] == "/etc/houston/mqtt/box.secret"
+    assert settings.mqtt["http_port"] == 8080 and settings.mqtt["dashboard_password"]
