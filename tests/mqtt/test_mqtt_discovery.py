@@ -46,8 +46,12 @@ def test_every_config_has_the_keys_home_assistant_requires() -> None:
 
 def test_discovery_is_retained_and_republished_when_home_assistant_comes_online(linked, probes) -> None:
     _box, link = linked("dog", {})
-    ha = probes("homeassistant", ("homeassistant/+/" + link.topics.box + "/+/config", STATUS_TOPIC))
+    topics = ("homeassistant/+/" + link.topics.box + "/+/config", STATUS_TOPIC)
     expected = {topic for topic, _ in discovery_messages(link.topics)}
+    first = probes("homeassistant", topics)
+    for topic in expected:  # published once the box is connected
+        assert first.wait_for(lambda m, t=topic: m.topic == t) is not None, topic
+    ha = probes("homeassistant", topics)  # a later subscriber gets them from the broker: retained
     for topic in expected:
         retained = ha.wait_for(lambda m, t=topic: m.topic == t)
         assert retained is not None and retained.retain, topic
