@@ -33,7 +33,7 @@ class BaselineIdentifier:
         best: tuple[str | None, int] = (None, 0)
         if len(feats) < 8:
             return best
-        for card, (desc, pts) in zip(self.refs.cards, self.per_card):
+        for card, (desc, pts) in zip(self.refs.cards, self.per_card, strict=True):
             if len(desc) < 2:
                 continue
             pairs = self.matcher.knnMatch(feats.descriptors, desc, k=2)

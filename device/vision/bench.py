@@ -167,8 +167,10 @@ def run(
         refs = _enroll_synthetic(Path(tmp))
     deck = list(refs.cards)
     ident = Identifier([refs])
-    result: dict[str, Any] = {"seeds": "evaluation" if seed_base >= EVAL_SEED_BASE else "tuning", "deck": {"name": DECK, "cards": len(deck), "look_alike_groups":
-                                       [len(g) for g in ident.look_alike_groups()]}}
+    result: dict[str, Any] = {
+        "seeds": "evaluation" if seed_base >= EVAL_SEED_BASE else "tuning",
+        "deck": {"name": DECK, "cards": len(deck), "look_alike_groups": [len(g) for g in ident.look_alike_groups()]},
+    }
 
     # --- speed, alone on one thread ---
     _log(f"timing the identifier on {timing_frames} frames")
@@ -177,10 +179,13 @@ def run(
     ours = _time_identifier(ident, frames)
     _log(f"timing the per-card baseline on {baseline_frames} frames")
     base = _time_identifier(BaselineIdentifier(refs), frames[:baseline_frames])
-    result["ms_per_frame"] = {"median": _pct(ours, 50), "p95": _pct(ours, 95), "threads": 1,
-                              "frames": len(ours)}
-    result["baseline_ms_per_frame"] = {"median": _pct(base, 50), "p95": _pct(base, 95), "threads": 1,
-                                       "frames": len(base)}
+    result["ms_per_frame"] = {"median": _pct(ours, 50), "p95": _pct(ours, 95), "threads": 1, "frames": len(ours)}
+    result["baseline_ms_per_frame"] = {
+        "median": _pct(base, 50),
+        "p95": _pct(base, 95),
+        "threads": 1,
+        "frames": len(base),
+    }
     result["speedup_vs_baseline"] = round(float(np.median(base) / np.median(ours)), 1)
 
     _log("timing at 30, 60 and 120 enrolled cards")
@@ -200,8 +205,12 @@ def run(
     # --- accuracy, in worker processes ---
     workers = workers or max(1, min(2, os.cpu_count() or 1))
     seq_tasks = [("pos", i) for i in range(sequences)] + [("neg", i) for i in range(negatives)]
-    single_tasks = [(k, d, i) for d in ("easy", "medium", "hard")
-                    for k, n in (("single", singles), ("single_neg", single_negatives)) for i in range(n)]
+    single_tasks = [
+        (k, d, i)
+        for d in ("easy", "medium", "hard")
+        for k, n in (("single", singles), ("single_neg", single_negatives))
+        for i in range(n)
+    ]
     _log(f"{len(seq_tasks)} sequences and {len(single_tasks)} single frames on {workers} workers")
     seq_results: list[dict[str, Any]] = []
     single_results: list[dict[str, Any]] = []
@@ -226,15 +235,19 @@ def _subset(refs: ReferenceSet, cards: list[str]) -> ReferenceSet:
     rows = np.isin(refs.owner, idx)
     remap = np.full(len(refs.cards), -1, np.int32)
     remap[idx] = np.arange(len(idx), dtype=np.int32)
-    return ReferenceSet(refs.deck, tuple(cards), refs.thumbs[idx], refs.points[rows],
-                        refs.descriptors[rows], remap[refs.owner[rows]])
+    return ReferenceSet(
+        refs.deck, tuple(cards), refs.thumbs[idx], refs.points[rows], refs.descriptors[rows], remap[refs.owner[rows]]
+    )
 
 
 def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
     pos = [r for r in results if r["kind"] == "pos"]
     neg = [r for r in results if r["kind"] == "neg"]
-    correct = [r for r in pos if r["decisions"] and r["decisions"][0]["kind"] == "card"
-               and r["decisions"][0]["card"] == r["truth"]]
+    correct = [
+        r
+        for r in pos
+        if r["decisions"] and r["decisions"][0]["kind"] == "card" and r["decisions"][0]["card"] == r["truth"]
+    ]
     wrong = [r for r in pos if r["decisions"] and r not in correct]
     to_decision = [r["decisions"][0]["frame"] for r in correct]
     false_neg = 0
@@ -247,7 +260,9 @@ def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
                 false_neg += 1
     return {
         "hold_sequences": {
-            "count": len(pos), "correct": len(correct), "wrong": len(wrong),
+            "count": len(pos),
+            "correct": len(correct),
+            "wrong": len(wrong),
             "none": len(pos) - len(correct) - len(wrong),
             "correct_rate": round(len(correct) / max(1, len(pos)), 4),
             "frames_to_decision": {"median": _pct(to_decision, 50), "p95": _pct(to_decision, 95)},
@@ -259,9 +274,11 @@ def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             "unenrolled_card": sum(r["neg_kind"] == "unenrolled" for r in neg),
             "false_decisions": false_neg,
             "unknown_said_for_unenrolled_cards": unknown_on_unenrolled,
-            "false_examples": [(r["neg_kind"], r["truth"], r["decisions"]) for r in neg
-                               if any(d["kind"] != "unknown" or r["neg_kind"] != "unenrolled"
-                                      for d in r["decisions"])][:5],
+            "false_examples": [
+                (r["neg_kind"], r["truth"], r["decisions"])
+                for r in neg
+                if any(d["kind"] != "unknown" or r["neg_kind"] != "unenrolled" for d in r["decisions"])
+            ][:5],
         },
     }
 
@@ -275,7 +292,8 @@ def _single_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
         wrong = sum(r["match"] is not None and r["match"] != r["truth"] for r in pos)
         fa = sum(r["match"] is not None for r in neg)
         out[d] = {
-            "frames": len(pos), "top1": round(right / max(1, len(pos)), 4),
+            "frames": len(pos),
+            "top1": round(right / max(1, len(pos)), 4),
             "wrong_card_rate": round(wrong / max(1, len(pos)), 4),
             "negative_frames": len(neg),
             "false_accept_rate": round((fa + wrong) / max(1, len(neg) + len(pos)), 5),
@@ -308,12 +326,23 @@ def main(argv: list[str]) -> int:
     p.add_argument("--timing-frames", type=int, default=300)
     p.add_argument("--baseline-frames", type=int, default=30)
     p.add_argument("--workers", type=int, default=None)
-    p.add_argument("--tuning-seeds", action="store_true",
-                   help="render from the tuning seeds (development only; the figures that count use evaluation seeds)")
+    p.add_argument(
+        "--tuning-seeds",
+        action="store_true",
+        help="render from the tuning seeds (development only; the figures that count use evaluation seeds)",
+    )
     args = p.parse_args(argv)
-    result = run(args.sequences, args.negatives, args.singles, max(1, args.singles * 3 // 10),
-                 args.timing_frames, args.baseline_frames, max(20, args.timing_frames // 2), args.workers,
-                 0 if args.tuning_seeds else EVAL_SEED_BASE)
+    result = run(
+        args.sequences,
+        args.negatives,
+        args.singles,
+        max(1, args.singles * 3 // 10),
+        args.timing_frames,
+        args.baseline_frames,
+        max(20, args.timing_frames // 2),
+        args.workers,
+        0 if args.tuning_seeds else EVAL_SEED_BASE,
+    )
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
@@ -324,15 +353,19 @@ def main(argv: list[str]) -> int:
 def _print_text(r: dict[str, Any]) -> None:
     seq, neg = r["hold_sequences"], r["negative_sequences"]
     print(f"deck: {r['deck']['cards']} cards, look-alike groups {r['deck']['look_alike_groups']}")
-    print(f"hold sequences: {seq['correct']} correct, {seq['wrong']} wrong, {seq['none']} none "
-          f"of {seq['count']}; frames to decision median {seq['frames_to_decision']['median']}, "
-          f"p95 {seq['frames_to_decision']['p95']}")
+    print(
+        f"hold sequences: {seq['correct']} correct, {seq['wrong']} wrong, {seq['none']} none "
+        f"of {seq['count']}; frames to decision median {seq['frames_to_decision']['median']}, "
+        f"p95 {seq['frames_to_decision']['p95']}"
+    )
     print(f"negative sequences: {neg['false_decisions']} false decisions of {neg['count']}")
     for d, s in r["single_frames"].items():
         print(f"single {d}: top-1 {s['top1']:.3f}, false accepts {s['false_accept_rate']:.5f}")
     ms, b = r["ms_per_frame"], r["baseline_ms_per_frame"]
-    print(f"identifier: {ms['median']} ms median, {ms['p95']} ms p95 (1 thread); baseline "
-          f"{b['median']} ms; {r['speedup_vs_baseline']}x")
+    print(
+        f"identifier: {ms['median']} ms median, {ms['p95']} ms p95 (1 thread); baseline "
+        f"{b['median']} ms; {r['speedup_vs_baseline']}x"
+    )
     print(f"ms per frame by enrolled cards: {r['ms_per_frame_by_cards']}")
     for name, ok in r["targets"].items():
         print(f"{'PASS' if ok else 'FAIL'} {name}")

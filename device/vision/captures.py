@@ -179,11 +179,15 @@ def _card_corners(rng: np.random.Generator, diff: Difficulty) -> np.ndarray:
     proj *= np.sqrt(area * FRAME_W * FRAME_H / max(quad_area, 1.0))
     # Centre: anywhere that keeps at least ~half the card in view.
     span = np.ptp(proj, axis=0)
-    cx = rng.uniform(FRAME_W / 2 - max(0, FRAME_W - span[0]) / 2 - span[0] * 0.15,
-                     FRAME_W / 2 + max(0, FRAME_W - span[0]) / 2 + span[0] * 0.15)
-    cy = rng.uniform(FRAME_H / 2 - max(0, FRAME_H - span[1]) / 2 - span[1] * 0.15,
-                     FRAME_H / 2 + max(0, FRAME_H - span[1]) / 2 + span[1] * 0.15)
-    return (proj + [cx, cy]).astype(np.float32)
+    cx = rng.uniform(
+        FRAME_W / 2 - max(0, FRAME_W - span[0]) / 2 - span[0] * 0.15,
+        FRAME_W / 2 + max(0, FRAME_W - span[0]) / 2 + span[0] * 0.15,
+    )
+    cy = rng.uniform(
+        FRAME_H / 2 - max(0, FRAME_H - span[1]) / 2 - span[1] * 0.15,
+        FRAME_H / 2 + max(0, FRAME_H - span[1]) / 2 + span[1] * 0.15,
+    )
+    return (proj + np.array([cx, cy])).astype(np.float32)
 
 
 def random_pose(rng: np.random.Generator, difficulty: str | Difficulty = "medium") -> Pose:
@@ -198,8 +202,12 @@ def random_pose(rng: np.random.Generator, difficulty: str | Difficulty = "medium
             along = rng.uniform(0.15, 0.85)
             fw = rng.uniform(20, 34)
             reach = min(rng.uniform(40, 140), budget / (fw * 2) * 1.27)
-            x, y = {0: (along * CARD_W, 0), 1: (CARD_W, along * CARD_H), 2: (along * CARD_W, CARD_H),
-                    3: (0, along * CARD_H)}[side]
+            x, y = {
+                0: (along * CARD_W, 0),
+                1: (CARD_W, along * CARD_H),
+                2: (along * CARD_W, CARD_H),
+                3: (0, along * CARD_H),
+            }[side]
             angle = {0: 90.0, 1: 0.0, 2: 90.0, 3: 0.0}[side] + rng.uniform(-20, 20)
             fingers.append((float(x), float(y), float(reach), float(fw), float(angle)))
             budget -= np.pi * reach * fw / 2
@@ -224,14 +232,22 @@ def card_layer(card: np.ndarray, pose: Pose) -> tuple[np.ndarray, np.ndarray]:
     layer = np.zeros((h + 2 * _MARGIN, w + 2 * _MARGIN, 3), np.uint8)
     alpha = np.zeros(layer.shape[:2], np.uint8)
     sx, sy = w / CARD_W, h / CARD_H
-    layer[_MARGIN:_MARGIN + h, _MARGIN:_MARGIN + w] = card
-    alpha[_MARGIN:_MARGIN + h, _MARGIN:_MARGIN + w] = 255
+    layer[_MARGIN : _MARGIN + h, _MARGIN : _MARGIN + w] = card
+    alpha[_MARGIN : _MARGIN + h, _MARGIN : _MARGIN + w] = 255
     for x, y, reach, fw, angle in pose.fingers:
         c = (int(_MARGIN + x * sx), int(_MARGIN + y * sy))
         axes = (int(reach * sx), int(fw * sx))
         cv2.ellipse(layer, c, axes, angle, 0, 360, pose.finger_bgr, -1)
-        cv2.ellipse(layer, c, (max(1, axes[0] // 3), max(1, axes[1] // 2)), angle, 0, 360,
-                    tuple(int(v * 0.85) for v in pose.finger_bgr), 2)
+        cv2.ellipse(
+            layer,
+            c,
+            (max(1, axes[0] // 3), max(1, axes[1] // 2)),
+            angle,
+            0,
+            360,
+            tuple(int(v * 0.85) for v in pose.finger_bgr),
+            2,
+        )
         cv2.ellipse(alpha, c, axes, angle, 0, 360, 255, -1)
     return layer, alpha
 
@@ -258,7 +274,8 @@ def render_frame(
         a = cv2.warpPerspective(alpha, m, (FRAME_W, FRAME_H), flags=cv2.INTER_LINEAR)
         img = _blend(bg, warped, a)
     if pose is not None:  # the lamp light on the scene: level and colour cast
-        img = cv2.merge([cv2.LUT(ch, _light_lut(gain, pose.gamma)) for ch, gain in zip(cv2.split(img), pose.gain)])
+        channels = zip(cv2.split(img), pose.gain, strict=True)
+        img = cv2.merge([cv2.LUT(ch, _light_lut(gain, pose.gamma)) for ch, gain in channels])
     if card is not None and pose is not None and pose.glare is not None:
         # A specular reflection of the lamp: added on top of the lit scene, so it saturates.
         gx, gy, gr, gs = pose.glare

@@ -20,12 +20,13 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("enroll", help="enroll a deck's cards from images or the camera")
     p.add_argument("--deck", required=True, help="deck name (a game's deck, or any name for a custom deck)")
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--from", dest="folder", type=Path,
-                     help="folder of <card-id>.<ext> or <card-id>__<n>.<ext> photos or scans")
+    src.add_argument(
+        "--from", dest="folder", type=Path, help="folder of <card-id>.<ext> or <card-id>__<n>.<ext> photos or scans"
+    )
     src.add_argument("--camera", action="store_true", help="walk through the catalogue in front of the camera")
     p.add_argument("--source", default="auto", help="camera source for --camera (picamera, usb:N, folder:PATH)")
     p.add_argument("--views", type=int, default=3, help="views taken of each card with --camera")
-    p.add_argument("--data-dir", help="where references are stored (default $HOUSTON_DATA_DIR or ~/.local/share/houston)")
+    p.add_argument("--data-dir", help="reference store (default $HOUSTON_DATA_DIR or ~/.local/share/houston)")
     p.set_defaults(func=enroll_command)
 
     q = subparsers.add_parser("identify", help="name the card in each image (diagnosis)")
@@ -69,8 +70,9 @@ def _enroll_camera(args: argparse.Namespace, data_dir: Path):
         print(f"\n{text}", file=sys.stderr)
 
     try:
-        return enroll_from_camera(args.deck, cards, iter(source), data_dir, say=say,
-                                  progress=progress, views=args.views)
+        return enroll_from_camera(
+            args.deck, cards, iter(source), data_dir, say=say, progress=progress, views=args.views
+        )
     finally:
         source.close()
 

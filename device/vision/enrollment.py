@@ -23,6 +23,7 @@ from device.vision.references import (
     _order_corners,
     build_reference_set,
     enroll_folder,
+    images_by_card,
     save,
 )
 
@@ -56,8 +57,9 @@ class EnrollReport:
 def _finish(refs: ReferenceSet, data_dir: Path, views: int, missing: list[str], unknown: list[str]) -> EnrollReport:
     path = save(refs, data_dir)
     ident = Identifier([refs])
-    return EnrollReport(refs.deck, path, len(refs.cards), views, missing, unknown,
-                        ident.look_alike_groups(), ident.too_alike())
+    return EnrollReport(
+        refs.deck, path, len(refs.cards), views, missing, unknown, ident.look_alike_groups(), ident.too_alike()
+    )
 
 
 def enroll_from_folder(deck: str, folder: Path, data_dir: Path) -> EnrollReport:
@@ -66,7 +68,8 @@ def enroll_from_folder(deck: str, folder: Path, data_dir: Path) -> EnrollReport:
     refs, unknown, missing = enroll_folder(deck, Path(folder), expected)
     if not refs.cards:
         raise ValueError(f"no images of deck {deck!r} cards in {folder}")
-    views = sum(1 for p in Path(folder).iterdir() if p.is_file())
+    found = images_by_card(Path(folder))
+    views = sum(len(found[c]) for c in refs.cards)
     return _finish(refs, data_dir, views, missing, unknown)
 
 

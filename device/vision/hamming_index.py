@@ -46,14 +46,14 @@ class HammingIndex:
         self.max_bucket = max_bucket
         self._d64 = desc.view(np.uint64)
         self._positions = _choose_bits(desc, tables, bits, seed)
-        self._weights = (1 << np.arange(bits, dtype=np.int64))
+        self._weights = 1 << np.arange(bits, dtype=np.int64)
         keys = self._keys(desc)  # N x T
         nbuckets = 1 << bits
         # Per table: descriptor rows sorted by key, and CSR offsets of each key's bucket.
         self._order = np.empty(tables * self.size, np.int32)
         self._offsets = np.empty((tables, nbuckets + 1), np.int32)
         for t in range(tables):
-            self._order[t * self.size:(t + 1) * self.size] = np.argsort(keys[:, t], kind="stable")
+            self._order[t * self.size : (t + 1) * self.size] = np.argsort(keys[:, t], kind="stable")
             self._offsets[t, 0] = t * self.size
             self._offsets[t, 1:] = t * self.size + np.cumsum(np.bincount(keys[:, t], minlength=nbuckets))
 

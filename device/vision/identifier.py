@@ -106,8 +106,8 @@ class Identifier:
         grey = self._thumbs_f @ np.float32([0.114, 0.587, 0.299])
         self._thumbs_grey_f = np.repeat(grey[..., None], 3, axis=3)
         # What the appearance check compares: band-passed faces (structure, not smooth shading).
-        self._cmp_colour = np.stack([self._bandpass(t) for t in self._thumbs_f]) if len(self._thumbs_f) else self._thumbs_f
-        self._cmp_grey = np.stack([self._bandpass(t) for t in self._thumbs_grey_f]) if len(self._thumbs_f) else self._thumbs_f
+        self._cmp_colour = self._bandpass_all(self._thumbs_f)
+        self._cmp_grey = self._bandpass_all(self._thumbs_grey_f)
         self.points = np.concatenate(pts) if pts else np.zeros((0, 2), np.float32)
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
@@ -282,11 +282,16 @@ class Identifier:
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
         warped = self._bandpass(warped.astype(np.float32))
-        valid = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H),
-                                    flags=cv2.INTER_NEAREST) > 0
+        valid = (
+            cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H), flags=cv2.INTER_NEAREST)
+            > 0
+        )
         if self.t.bandpass_sigma > 0:  # the band-pass smears the border of the view: keep clear of it
             valid = cv2.erode(valid.astype(np.uint8), _K5).astype(bool)
         return warped, valid & self._inner
+
+    def _bandpass_all(self, thumbs: np.ndarray) -> np.ndarray:
+        return np.stack([self._bandpass(t) for t in thumbs]) if len(thumbs) else thumbs
 
     def _bandpass(self, img: np.ndarray) -> np.ndarray:
         """Light smoothing minus heavy smoothing: keeps edges and texture, drops shading and glare."""

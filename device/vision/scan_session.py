@@ -1,7 +1,8 @@
 """Turn a stream of per-frame identifications into at most one decision per card presentation.
 
 Rules (all times from the injected clock, so tests do not sleep):
-- A card is decided when `agree` of the last `window` frames name it and the newest one does.
+- A card is decided when `agree` of the last `window` frames name it, the newest one does, and
+  no other card is named more than once among them (two look-alikes taking turns: no decision).
 - The decided card is not decided again until it has left the view: not seen for `gone_after`
   seconds (a card still half-recognised, e.g. "unknown" with that card as best guess, counts as
   seen, so a flickering recognition does not scan twice).
@@ -65,6 +66,7 @@ class ScanSession:
         self._cardlike_last = -1e9
         self._unknown_said = False
         self.frames = 0
+        self._last_frame = -1e9
         self.last: Identification | None = None
 
     def current_deck(self) -> str | None:
@@ -79,12 +81,15 @@ class ScanSession:
         now = self._clock()
         self.frames += 1
         self.last = ident
+        if now - self._last_frame >= self.gone_after:  # a pause in the stream: old frames say nothing
+            self._recent.clear()
+        self._last_frame = now
+        # Forget decided cards that have left the view (before this frame counts as seeing them).
+        for gone in [lab for lab in self._decided if now - self._last_seen.get(lab, -1e9) >= self.gone_after]:
+            self._decided.discard(gone)
         label = (ident.deck or "", ident.card) if ident.card else None
         if label is not None and ident.status in ("match", "unknown"):
             self._last_seen[label] = now
-        # Forget decided cards that have left the view.
-        for gone in [lab for lab in self._decided if now - self._last_seen.get(lab, -1e9) >= self.gone_after]:
-            self._decided.discard(gone)
         self._recent.append(label if ident.is_match else None)
         if ident.status in ("match", "unknown"):
             if self._cardlike_since is None or now - self._cardlike_last >= self.gone_after:
@@ -96,7 +101,16 @@ class ScanSession:
             self._unknown_said = False
 
         if label is not None and ident.is_match and label not in self._decided:
-            if sum(1 for lab in self._recent if lab == label) >= self.agree:
+            votes = sum(1 for lab in self._recent if lab == label)
+            rivals = max(
+                (
+                    sum(1 for lab in self._recent if lab == other)
+                    for other in set(self._recent)
+                    if other is not None and other != label
+                ),
+                default=0,
+            )
+            if votes >= self.agree and rivals <= 1:  # two cards taking turns: not sure of either
                 self._decided.add(label)
                 self._unknown_said = True  # this presentation is settled
                 return self._decision_for(label, ident.score)

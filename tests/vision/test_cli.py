@@ -1,0 +1,84 @@
+"""`houston enroll` / `houston identify` through an argparse parser built by register()."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import pytest
+
+from device.vision import cli
+from device.vision.captures import single_frame
+from device.vision.card_art import render_card
+
+CARDS = ["engineer-ada", "engineer-ben", "pilot-otto", "medic-zed", "badge-red", "badge-blue"]
+
+
+def _run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="houston")
+    cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+@pytest.fixture
+def enrolled(tmp_path: Path, card_folder, capsys) -> Path:
+    card_folder(tmp_path / "photos", "synthetic", CARDS)
+    data = tmp_path / "data"
+    assert _run(["enroll", "--deck", "table", "--from", str(tmp_path / "photos"), "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "enrolled 6 cards" in out and "look-alike group" in out
+    return data
+
+
+def test_identify_prints_one_line_per_image_in_order(tmp_path: Path, enrolled: Path, capsys) -> None:
+    paths = []
+    for i, card in enumerate(["pilot-otto", None, "engineer-ben"]):
+        p = tmp_path / f"img{i}.png"
+        cv2.imwrite(str(p), single_frame(render_card("synthetic", card) if card else None, 70 + i, "easy"))
+        paths.append(str(p))
+    assert _run(["identify", "--deck", "table", "--data-dir", str(enrolled), *paths]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[:2] for line in lines] == [
+        [paths[0], "pilot-otto"],
+        [paths[1], "unknown"],
+        [paths[2], "engineer-ben"],
+    ]
+    for line in lines:
+        score = float(line.split("\t")[2])
+        assert 0.0 <= score <= 1.0
+
+
+def test_identify_unreadable_image_exits_nonzero(tmp_path: Path, enrolled: Path, capsys) -> None:
+    bad = tmp_path / "broken.png"
+    bad.write_bytes(b"not a png")
+    assert _run(["identify", "--deck", "table", "--data-dir", str(enrolled), str(bad)]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_identify_without_enrollment_says_what_to_do(tmp_path: Path, capsys) -> None:
+    img = tmp_path / "x.png"
+    cv2.imwrite(str(img), single_frame(None, 1, "easy"))
+    assert _run(["identify", "--deck", "table", "--data-dir", str(tmp_path), str(img)]) == 2
+    assert "houston enroll" in capsys.readouterr().err
+
+
+def test_identify_with_a_corrupt_store_is_a_message_not_a_crash(enrolled: Path, tmp_path: Path, capsys) -> None:
+    (enrolled / "vision" / "table.npz").write_bytes(b"PK\x03\x04garbage")
+    img = tmp_path / "x.png"
+    cv2.imwrite(str(img), single_frame(None, 1, "easy"))
+    assert _run(["identify", "--deck", "table", "--data-dir", str(enrolled), str(img)]) == 2
+    err = capsys.readouterr().err
+    assert "unreadable" in err and "enroll" in err
+
+
+def test_data_dir_from_environment(tmp_path: Path, card_folder, monkeypatch, capsys) -> None:
+    card_folder(tmp_path / "photos", "synthetic", CARDS[:2])
+    monkeypatch.setenv("HOUSTON_DATA_DIR", str(tmp_path / "env-data"))
+    assert _run(["enroll", "--deck", "x", "--from", str(tmp_path / "photos")]) == 0
+    assert (tmp_path / "env-data" / "vision" / "x.npz").exists()
+
+
+def test_enroll_from_a_missing_folder(tmp_path: Path, capsys) -> None:
+    assert _run(["enroll", "--deck", "x", "--from", str(tmp_path / "nope"), "--data-dir", str(tmp_path)]) == 2
