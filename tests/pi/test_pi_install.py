@@ -47,13 +47,14 @@ def test_the_numpy_constraint_keeps_debians_picamera2_importable():
     assert "numpy<2" in INSTALL.read_text()
 
 
-def test_docs_carry_the_wiring_table_generated_from_pins_toml():
+@pytest.mark.parametrize("doc", ["docs/hardware.md", "README.md"])
+def test_docs_carry_the_wiring_table_generated_from_pins_toml(doc):
     table = subprocess.run([str(ROOT / "scripts" / "wiring-table")], capture_output=True, text=True,
                            check=True, timeout=30).stdout.strip()
-    docs = (ROOT / "docs" / "hardware.md").read_text()
+    docs = (ROOT / doc).read_text()
     start, end = "<!-- wiring-table: begin -->", "<!-- wiring-table: end -->"
     embedded = docs.split(start, 1)[1].split(end, 1)[0].strip()
-    assert embedded == table, "regenerate: scripts/wiring-table, paste between the markers in docs/hardware.md"
+    assert embedded == table, "regenerate: scripts/wiring-table, paste between the markers in " + doc
     assert "| button ok | GPIO13 | 33 |" in table
 
 

@@ -40,7 +40,7 @@ def test_ok_at_idle_starts_the_game_lights_its_buttons_and_queues_the_words(rig)
     box, status, speaker = rig
     box.press("ok")
     said_now = box.said[-2:]
-    assert said_now[0] == "Starting Here Comes the Dog."
+    assert said_now[0] == "Starting: Here Comes the Dog"
     assert spoken(speaker)[-2:] == [("say", said_now[0]), ("say", said_now[1])]
     wanted = set(box.public_views[-1]["prompt"]["lights"])
     for colour in ("red", "blue", "green", "yellow", "purple", "white"):

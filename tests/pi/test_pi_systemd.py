@@ -145,7 +145,7 @@ def test_houston_run_notifies_ready_pings_the_watchdog_and_stops_cleanly_on_sigt
     msgs += drain(sock, time.monotonic() + 0.5)
     assert proc.returncode == 0, err
     assert "STOPPING=1" in msgs
-    assert "Resuming Here Comes the Dog where we left off." in out
+    assert "Resuming where we left off: Here Comes the Dog" in out
     wal = data / "journal.sqlite-wal"
     assert not wal.exists() or wal.stat().st_size == 0  # checkpointed: one self-contained file
     assert _rows(data) == before  # nothing lost, nothing half-written

@@ -75,7 +75,7 @@ def test_render_voice_script_renders_every_fixed_phrase_then_nothing(tmp_path):
     from device.voice.prerender import phrases_for, title_phrases
 
     n = len(phrases_for())
-    assert "Starting Here Comes the Dog." in title_phrases() and len(title_phrases()) >= 5
+    assert "Starting: Here Comes the Dog" in title_phrases() and len(title_phrases()) >= 5
     assert f"{n} phrases: {n} rendered, 0 already cached" in first.stdout
     assert len(list((tmp_path / "voice").glob("*.wav"))) == n
     again = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=60)

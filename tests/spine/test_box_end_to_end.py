@@ -22,9 +22,9 @@ def rows(box):
 
 def test_ok_starts_the_game_and_rolls_through_the_real_pins(box):
     assert box.said[:2] == ["Houston online.",
-                           "Selected game: Here Comes the Dog. Press OK to start, hold REPEAT for another game."]
+                           "Press OK to play Here Comes the Dog, or hold REPEAT for another game."]
     box.press("ok")
-    assert box.said[-2:] == ["Starting Here Comes the Dog.",
+    assert box.said[-2:] == ["Starting: Here Comes the Dog",
                             "Round 1. Press OK to roll the dice. Hold OK to end the round."]
     box.press("ok")
     (seq, kind, inp, outcomes), = rows(box)
@@ -108,12 +108,16 @@ def test_back_undoes_a_round_end_and_says_so_but_never_a_roll(box):
 def test_repeat_repeats_the_last_announcement(box):
     box.press("ok")
     box.press("ok")
-    last = [t for t in box.said if t.endswith(".") and "," in t][-1]
+    roll = box.session.state.last_roll
+    n = len(box.said)
+    last = [t for t in box.said if t.startswith(", ".join(roll))]
+    assert last, box.said
     box.press("repeat")
-    assert box.said[-1] == last or last in box.said[-2:]
-    n = len(rows(box))
+    again = box.said[n:]
+    assert again[0] == last[-1]  # the dice again, then whatever followed them
+    assert len(rows(box)) == 1
     box.hold("repeat")  # in a game: say what the box waits for
-    assert box.said[-1].startswith("Round 1") and len(rows(box)) == n
+    assert box.said[-1].startswith(("Round 1", "Same player")) and len(rows(box)) == 1
 
 
 def test_long_press_repeat_at_idle_cycles_games_and_ok_starts_one(box):
@@ -145,7 +149,7 @@ def test_restart_resumes_and_repeats_the_prompt(tmp_path):
     again = make_box(tmp_path)
     try:
         assert again.session.state == state
-        assert again.said[-2:] == ["Resuming Here Comes the Dog where we left off.",
+        assert again.said[-2:] == ["Resuming where we left off: Here Comes the Dog",
                                   "Round 2. Press OK to roll the dice. Hold OK to end the round."]
     finally:
         again.close()

@@ -57,7 +57,7 @@ def test_run_sim_takes_keys_and_prints_words_and_lights(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "o / O         OK / long press OK" in out  # the key map is printed on start
-    assert "SAY  Starting Here Comes the Dog." in out
+    assert "SAY  Starting: Here Comes the Dog" in out
     assert "LED  slot:A=" in out
     assert "no button on key 'x'" in out
     assert "SAY  Undone: the long press of OK." in out
