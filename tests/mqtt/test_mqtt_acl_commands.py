@@ -22,12 +22,15 @@ def _reply(probe: Probe, topic: str, start: int = 0) -> dict:
 def test_dashboard_sees_public_topics_but_no_team_topic(linked, probes) -> None:
     box, link = linked("hwhad", OPTIONS)
     dashboard = probes("dashboard")
+    admin = probes("admin")
     red = probes("red")
     box.press("ok")  # crew is preset: OK starts the boarding
     state = dashboard.wait_for(lambda m: m.topic == link.topics.state and m.json()["game"]["phase"] == "boarding")
     assert state is not None
     assert red.wait_for(lambda m: m.topic == link.topics.team("red")) is not None
     assert dashboard.wait_for(lambda m: "/team/" in m.topic, 0.5) is None
+    assert admin.wait_for(lambda m: m.topic == link.topics.state) is not None
+    assert not any("/team/" in m.topic for m in admin.messages)  # the operator sees no hand either
     assert {m.topic for m in dashboard.messages} <= {link.topics.availability, link.topics.state, link.topics.events}
     # a team reads its own view and no other team's
     assert {m.topic for m in red.messages if "/team/" in m.topic} == {link.topics.team("red")}
