@@ -38,6 +38,7 @@ def register(sub: Any) -> None:
     p.add_argument("--game", help="game selected at start (default from houston.toml)")
     p.add_argument("--data-dir", help="where the journal lives (default from houston.toml)")
     p.add_argument("--config", help="directory with houston.toml and pins.toml")
+    p.add_argument("--mute", action="store_true", help="with --sim: print only, do not speak")
     p.set_defaults(func=run)
 
 
@@ -48,12 +49,14 @@ def run(args: argparse.Namespace) -> int:
     load_config(directory)  # refuse a bad config before anything starts
     data_dir = default_data_dir(args.data_dir, args.config)
     if args.sim:
-        return run_sim(data_dir, args.game, sys.stdin, sys.stdout)
+        speak = not args.mute and os.environ.get("SDL_AUDIODRIVER") != "dummy"
+        return run_sim(data_dir, args.game, sys.stdin, sys.stdout, speak=speak)
     return run_hardware(data_dir, args.game, directory)
 
 
-def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO) -> int:
-    """The box on mock pins, driven by keys; prints what it says and how its lights change."""
+def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, speak: bool = False) -> int:
+    """The box on mock pins, driven by keys; prints what it says and how its lights change, and
+    speaks it too when `speak` and the laptop has an audio device (silently skipped otherwise)."""
     from device.outlets import ConsoleOutlet
     from device.simbox import SimBox
 
@@ -64,6 +67,7 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO) -> int:
         return 2
     trace = _state_trace(box) if os.environ.get("HOUSTON_SIM_TRACE") else None
     box.service.outlets.append(ConsoleOutlet(box.panel.lights, out, trace))
+    speaker = _sim_speaker(box, data_dir) if speak else None
     print(SIM_HELP, file=out, flush=True)
     box.service.start()
     box.service.wait_idle()
@@ -75,7 +79,23 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO) -> int:
         pass
     finally:
         box.close()
+        if speaker is not None:
+            speaker.close(drain=True, timeout=5)
     return 0
+
+
+def _sim_speaker(box: Any, data_dir: Path) -> Any:
+    """A speaker for the simulator when the laptop can play sound; None (print only) otherwise."""
+    from device.voice.clips import ClipCache, VoiceStyle
+    from device.voice.outlet import SpeakerOutlet
+    from device.voice.speaker import Speaker
+
+    speaker = Speaker(ClipCache(data_dir / "voice", VoiceStyle()), volume=box.settings.volume)
+    if not speaker.mixer.ok:
+        speaker.close()
+        return None
+    box.service.outlets.append(SpeakerOutlet(speaker))
+    return speaker
 
 
 def _state_trace(box: Any) -> Any:
