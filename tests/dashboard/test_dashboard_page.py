@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from device.mqtt.link import MqttLink
 from device.simbox import SimBox
 from device.testing import make_box
 
+_ids = itertools.count(1)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PORTRAIT = {"width": 412, "height": 915}
 LANDSCAPE = {"width": 1920, "height": 1080}
@@ -44,7 +46,7 @@ def table(tmp_path: Path, ws_broker: Broker) -> Iterator[Any]:
     made: list[Table] = []
 
     def make(game: str, options: dict[str, Any] | None = None) -> Table:
-        t = Table(tmp_path, ws_broker, game, options, f"dash-{game}-{len(made)}")
+        t = Table(tmp_path, ws_broker, game, options, f"dash-{game}-{next(_ids)}")
         made.append(t)
         return t
 
@@ -69,7 +71,8 @@ def test_a_button_press_shows_on_the_page_within_a_second(table, browser) -> Non
     t = table("dog")
     page = _open(browser, t.url, PORTRAIT)
     try:
-        page.wait_for_function("document.getElementById('prompt').textContent.includes('Press OK to start')",
+        idle = t.box.service.public_view()["prompt"]["text"]
+        page.wait_for_function("text => document.getElementById('prompt').textContent === text", arg=idle,
                                timeout=2000)
         assert page.locator("#phase").text_content() == "idle"
         started = time.monotonic()
