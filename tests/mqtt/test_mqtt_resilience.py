@@ -117,3 +117,34 @@ def test_lost_connection_sends_the_will_and_clean_stop_says_offline(tmp_path: Pa
     finally:
         probe.close()
         box.close()
+
+
+def test_an_exception_in_a_callback_does_not_kill_the_network_thread(broker: Broker) -> None:
+    from device.mqtt.connection import Connection
+
+    seen: list[bytes] = []
+
+    def on_message(topic: str, payload: bytes) -> None:
+        seen.append(payload)
+        if payload == b"boom":
+            raise RuntimeError("a bug in a handler")
+
+    conn = Connection(host="127.0.0.1", port=broker.port, username="box", password=broker.passwords["box"],
+                      client_id="guard-test", subscriptions=[("houston/guard/cmd/+", 1)], on_message=on_message)
+    conn.start()
+    admin = Probe(broker.port, "admin", broker.passwords["admin"], ())
+    try:
+        deadline = time.monotonic() + 5
+        while conn.connects < 1:  # subscribed
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        admin.publish("houston/guard/cmd/x", b"boom")
+        admin.publish("houston/guard/cmd/x", b"after")
+        deadline = time.monotonic() + 3
+        while seen != [b"boom", b"after"]:
+            assert time.monotonic() < deadline, seen
+            time.sleep(0.01)
+        assert conn.client.is_connected()
+    finally:
+        admin.close()
+        conn.stop()
