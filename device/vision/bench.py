@@ -248,7 +248,10 @@ def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
         for r in pos
         if r["decisions"] and r["decisions"][0]["kind"] == "card" and r["decisions"][0]["card"] == r["truth"]
     ]
-    wrong = [r for r in pos if r["decisions"] and r not in correct]
+    # Wrong: a card (or "not from this game") named that is not the one held. An "unknown" for a
+    # held card is not wrong, but not correct either: counted on its own.
+    wrong = [r for r in pos if r["decisions"] and r["decisions"][0]["kind"] != "unknown" and r not in correct]
+    unknown = [r for r in pos if r["decisions"] and r["decisions"][0]["kind"] == "unknown"]
     to_decision = [r["decisions"][0]["frame"] for r in correct]
     false_neg = 0
     unknown_on_unenrolled = 0
@@ -263,7 +266,8 @@ def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             "count": len(pos),
             "correct": len(correct),
             "wrong": len(wrong),
-            "none": len(pos) - len(correct) - len(wrong),
+            "unknown": len(unknown),
+            "none": len(pos) - len(correct) - len(wrong) - len(unknown),
             "correct_rate": round(len(correct) / max(1, len(pos)), 4),
             "frames_to_decision": {"median": _pct(to_decision, 50), "p95": _pct(to_decision, 95)},
             "wrong_examples": [(r["truth"], r["decisions"][0]) for r in wrong[:5]],
@@ -354,7 +358,8 @@ def _print_text(r: dict[str, Any]) -> None:
     seq, neg = r["hold_sequences"], r["negative_sequences"]
     print(f"deck: {r['deck']['cards']} cards, look-alike groups {r['deck']['look_alike_groups']}")
     print(
-        f"hold sequences: {seq['correct']} correct, {seq['wrong']} wrong, {seq['none']} none "
+        f"hold sequences: {seq['correct']} correct, {seq['wrong']} wrong, {seq['unknown']} unknown, "
+        f"{seq['none']} none "
         f"of {seq['count']}; frames to decision median {seq['frames_to_decision']['median']}, "
         f"p95 {seq['frames_to_decision']['p95']}"
     )

@@ -14,7 +14,7 @@ import numpy as np
 
 FRAME_FEATURES = 600
 CARD_FEATURES = 500
-_REF_UPSCALE = 1.5
+REF_SCALES: tuple[float, ...] = (1.5,)
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,8 @@ class FeatureExtractor:
 
     def __init__(self, frame_features: int = FRAME_FEATURES, card_features: int = CARD_FEATURES):
         self._frame_orb = cv2.ORB_create(frame_features, scaleFactor=1.25, nlevels=7, fastThreshold=12)
-        self._card_orb = cv2.ORB_create(card_features, scaleFactor=1.25, nlevels=8, fastThreshold=10)
+        per_scale = card_features // len(REF_SCALES)
+        self._card_orb = cv2.ORB_create(per_scale, scaleFactor=1.25, nlevels=8, fastThreshold=10)
 
     def frame(self, img: np.ndarray) -> Features:
         """Features of a camera frame (BGR or grey)."""
@@ -52,8 +53,12 @@ class FeatureExtractor:
     def card(self, card_img: np.ndarray) -> Features:
         """Features of a canonical card face; points are in canonical card coordinates."""
         grey = to_grey(card_img)
-        big = cv2.resize(grey, None, fx=_REF_UPSCALE, fy=_REF_UPSCALE, interpolation=cv2.INTER_LINEAR)
-        return _run(self._card_orb, cv2.equalizeHist(big), 1.0 / _REF_UPSCALE)
+        parts = []
+        for scale in REF_SCALES:
+            interp = cv2.INTER_LINEAR if scale >= 1 else cv2.INTER_AREA
+            img = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=interp)
+            parts.append(_run(self._card_orb, cv2.equalizeHist(img), 1.0 / scale))
+        return Features(np.concatenate([f.points for f in parts]), np.concatenate([f.descriptors for f in parts]))
 
 
 def _run(orb: cv2.ORB, grey: np.ndarray, scale: float) -> Features:

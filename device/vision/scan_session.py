@@ -47,7 +47,7 @@ class ScanSession:
         deck_cards: Callable[[str], list[str] | None] = card_ids_for,
         clock: Callable[[], float] = time.monotonic,
         agree: int = 3,
-        window: int = 5,
+        window: int = 8,
         gone_after: float = 0.6,
         unknown_after: float = 1.0,
     ) -> None:
