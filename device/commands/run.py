@@ -27,7 +27,7 @@ SIM_HELP = """Keys (Enter after each line; several keys in one line are pressed 
   o / O         OK / long press OK
   u             BACK (undo)
   a / A         REPEAT / long press REPEAT (at idle: next game)
-  :CARD         hold card CARD over the camera (e.g. :max)
+  :CARD         hold card CARD over the camera (e.g. :max); a lone : lists the cards
   !OPTION       choose OPTION as a display would (e.g. !flood)
   ?             this help        q  quit"""
 
@@ -114,11 +114,27 @@ def _state_trace(box: Any) -> Any:
     return line
 
 
+def _card_list(box: Any) -> str:
+    """The cards of the current game's deck, to pick one to 'hold over the camera'."""
+    from games.catalog import deck_cards
+
+    session = box.service.session
+    deck = session.game.info.deck if session is not None else None
+    cards = deck_cards(deck) if deck else None
+    if not cards:
+        return "  ???  this game has no cards to scan"
+    return "  CARDS " + " ".join(cards)
+
+
 def _sim_line(box: Any, line: str, out: TextIO) -> bool:
     if not line:
         return True
     if line.startswith(":"):
-        box.scan(line[1:].strip())
+        card = line[1:].strip()
+        if card in ("", "?"):
+            print(_card_list(box), file=out, flush=True)
+        else:
+            box.scan(card)
         return True
     if line.startswith("!"):
         box.choose(line[1:].strip())
