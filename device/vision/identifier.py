@@ -46,10 +46,15 @@ class Thresholds:
     min_similarity: float = 0.6  # appearance correlation of the winner
     min_margin: float = 0.1  # winner minus runner-up inside a look-alike group
     min_coverage: float = 0.3  # share of the distinctive mask that must be in view
+    min_outsider_margin: float = 0.03  # winner over the best-supported card of another family
+    min_whole: float = 0.7  # appearance correlation of the winner over the whole visible face
+    min_whole_cardlike: float = 0.3  # below it a failed match is scenery, not an unknown card
     candidates_to_verify: int = 2  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
     min_own_inliers: int = 0  # RANSAC inliers on the winner's own (non-shared) art
+    guided: bool = True  # exhaustive matching against one member when a family gets no homography
+    guided_ratio: float = 0.9  # within one card: second neighbour of the same card
     bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
     trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
 
@@ -72,6 +77,7 @@ class Identification:
     margin: float = 0.0
     coverage: float = 0.0
     own_inliers: int = 0
+    whole: float = 0.0
     corners: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -112,6 +118,8 @@ class Identifier:
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
         self.index = HammingIndex(self.descriptors)
+        self._card_rows = [np.flatnonzero(self.owner == i) for i in range(len(self.labels))]
+        self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
         # alike[i, j]: card j shares card i's layout (i itself included).
         self.alike = self._find_look_alikes(len(self.labels))
         inner = np.zeros((THUMB_H, THUMB_W), bool)
@@ -201,12 +209,36 @@ class Identifier:
             family = self.alike[c]
             tried |= family
             sel = family[q_card]
-            result = self._verify(frame, np.flatnonzero(family), q_pts[sel], r_pts[sel], q_card[sel])
+            members = np.flatnonzero(family)
+            others = np.where(family, -1, support)
+            outsider = int(np.argmax(others)) if others.max(initial=-1) > 0 else None
+            result = self._verify(frame, members, q_pts[sel], r_pts[sel], q_card[sel], outsider)
+            if result.status == "none" and self.t.guided:
+                result = self._guided(frame, feats, members, card_votes, outsider)
             if result.is_match:
                 return result
             if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                 best_unknown = result
         return best_unknown or Identification("none")
+
+    def _guided(
+        self, frame: np.ndarray, feats: Features, members: np.ndarray, card_votes: np.ndarray, outsider: int | None
+    ) -> Identification:
+        """Second chance for a family with votes but no homography (a degraded view: small,
+        blurred, fingered): match the frame exhaustively against its most-voted member only.
+        Shared frame features then give the homography; the duel still picks the member."""
+        m = int(members[np.argmax(card_votes[members])])
+        rows = self._card_rows[m]
+        if len(rows) < 2:
+            return Identification("none")
+        pairs = self._bf.knnMatch(feats.descriptors, self.descriptors[rows], k=2)
+        good = [p[0] for p in pairs if len(p) == 2 and p[0].distance <= self.t.max_dist
+                and p[0].distance < self.t.guided_ratio * p[1].distance]
+        if len(good) < self.t.min_inliers:
+            return Identification("none")
+        q = feats.points[[g.queryIdx for g in good]]
+        r = self.points[rows[[g.trainIdx for g in good]]]
+        return self._verify(frame, members, q, r, np.full(len(good), m), outsider)
 
     def _votes(self, feats: Features):
         cand = self.index.candidates(feats.descriptors)
@@ -230,8 +262,16 @@ class Identifier:
         return card_votes, feats.points[q_rows], self.points[best_ref[ok]], q_card
 
     def _verify(
-        self, frame: np.ndarray, family: np.ndarray, q_pts: np.ndarray, r_pts: np.ndarray, q_card: np.ndarray
+        self,
+        frame: np.ndarray,
+        family: np.ndarray,
+        q_pts: np.ndarray,
+        r_pts: np.ndarray,
+        q_card: np.ndarray,
+        outsider: int | None = None,
     ) -> Identification:
+        """RANSAC, then the appearance duel among the family (and against the best-supported
+        card outside it, so a shared layout cannot pass one role's card off as another's)."""
         if len(q_pts) < self.t.min_inliers:
             return Identification("none")
         cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
@@ -244,6 +284,14 @@ class Identifier:
             return Identification("none", inliers=inliers)
         obs, valid = self._warp_back(frame, h)
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
+        beats_outsider = True
+        if outsider is not None:
+            sa, sb, _ = self._duel(obs, valid, winner, outsider)
+            beats_outsider = sa - sb >= self.t.min_outsider_margin
+        # The whole visible face must fit too (the duel only looked where look-alikes differ).
+        thumbs = self._cmp_grey if self._grey else self._cmp_colour
+        sparse = valid & _CHECKER
+        whole = float(_ncc(obs[sparse], thumbs[winner][sparse][None], self.t.trim)[0])
         # Own evidence: inliers matched to the winner itself where it differs from its family.
         own = self._own_mask(winner)
         mine = inl.ravel().astype(bool) & (q_card == winner)
@@ -256,10 +304,13 @@ class Identifier:
             and sim >= self.t.min_similarity
             and margin >= self.t.min_margin
             and unique >= self.t.min_own_inliers
+            and whole >= self.t.min_whole
+            and beats_outsider
         )
-        return Identification(
-            "match" if ok else "unknown", card, deck, score, inliers, sim, margin, coverage, unique, corners
-        )
+        # Not a match: a card-like object only if the face at least resembles a card's layout
+        # (random scenery can yield a homography; it does not look like a card once warped).
+        status = "match" if ok else ("unknown" if whole >= self.t.min_whole_cardlike else "none")
+        return Identification(status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners)
 
     def _own_mask(self, card: int) -> np.ndarray:
         """Where a card differs from its look-alikes' median face (whole card if it has none)."""

@@ -2,7 +2,8 @@
 
 Rules (all times from the injected clock, so tests do not sleep):
 - A card is decided when `agree` of the last `window` frames name it, the newest one does, and
-  no other card is named more than once among them (two look-alikes taking turns: no decision).
+  no other card is named more than once in the last `conflict_window` frames (two look-alikes
+  taking turns: no decision).
 - The decided card is not decided again until it has left the view: not seen for `gone_after`
   seconds (a card still half-recognised, e.g. "unknown" with that card as best guess, counts as
   seen, so a flickering recognition does not scan twice).
@@ -48,6 +49,7 @@ class ScanSession:
         clock: Callable[[], float] = time.monotonic,
         agree: int = 3,
         window: int = 8,
+        conflict_window: int = 5,
         gone_after: float = 0.6,
         unknown_after: float = 1.0,
     ) -> None:
@@ -57,6 +59,7 @@ class ScanSession:
         self._clock = clock
         self.agree = agree
         self.window = window
+        self.conflict_window = conflict_window
         self.gone_after = gone_after
         self.unknown_after = unknown_after
         self._recent: deque[tuple[str, str] | None] = deque(maxlen=window)
@@ -102,13 +105,9 @@ class ScanSession:
 
         if label is not None and ident.is_match and label not in self._decided:
             votes = sum(1 for lab in self._recent if lab == label)
+            latest = list(self._recent)[-self.conflict_window :]
             rivals = max(
-                (
-                    sum(1 for lab in self._recent if lab == other)
-                    for other in set(self._recent)
-                    if other is not None and other != label
-                ),
-                default=0,
+                (latest.count(other) for other in set(latest) if other is not None and other != label), default=0
             )
             if votes >= self.agree and rivals <= 1:  # two cards taking turns: not sure of either
                 self._decided.add(label)
