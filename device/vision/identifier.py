@@ -43,7 +43,7 @@ class Thresholds:
     min_votes: int = 6  # group votes needed before trying RANSAC
     min_inliers: int = 10  # RANSAC inliers for a plausible card
     ransac_px: float = 6.0  # reprojection threshold in canonical card pixels
-    min_similarity: float = 0.6  # appearance correlation of the winner
+    min_similarity: float = 0.8  # appearance correlation of the winner
     min_margin: float = 0.1  # winner minus runner-up inside a look-alike group
     min_coverage: float = 0.3  # share of the distinctive mask that must be in view
     min_outsider_margin: float = 0.03  # winner over the best-supported card of another family
@@ -122,6 +122,7 @@ class Identifier:
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
         # alike[i, j]: card j shares card i's layout (i itself included).
         self.alike = self._find_look_alikes(len(self.labels))
+        self._family_norm = np.sqrt(self.alike.sum(axis=1)).astype(np.float64)
         inner = np.zeros((THUMB_H, THUMB_W), bool)
         inner[2:-2, 2:-2] = True
         self._inner = inner
@@ -199,12 +200,15 @@ class Identifier:
         if votes is None:
             return Identification("none")
         card_votes, q_pts, r_pts, q_card = votes
-        support = self.alike.astype(np.int64) @ card_votes  # a card and its look-alikes
+        # A card's support: its votes and its look-alikes' votes, scaled down for big families,
+        # which collect stray votes from the background just by being many.
+        raw_support = self.alike.astype(np.int64) @ card_votes
+        support = raw_support / self._family_norm
         best_unknown: Identification | None = None
         tried = np.zeros(len(self.labels), bool)
         for _ in range(self.t.candidates_to_verify):
             c = int(np.argmax(np.where(tried, -1, support)))
-            if tried[c] or support[c] < self.t.min_votes:
+            if tried[c] or raw_support[c] < self.t.min_votes:
                 break
             family = self.alike[c]
             tried |= family
@@ -277,11 +281,19 @@ class Identifier:
         cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
         h, inl = cv2.findHomography(q_pts, r_pts, cv2.RANSAC, self.t.ransac_px, maxIters=400)
         inliers = int(inl.sum()) if inl is not None else 0
-        if h is None or inliers < self.t.min_inliers:
-            return Identification("none", inliers=inliers)
-        corners = _card_corners_in_frame(h)
+        corners = _card_corners_in_frame(h) if h is not None and inliers >= self.t.min_inliers else None
         if corners is None:
-            return Identification("none", inliers=inliers)
+            # Features bunched on one motif (a badge's star) make homographies degenerate; a
+            # rotation-scale-shift fit needs fewer, and the appearance checks judge the result.
+            a, ainl = cv2.estimateAffinePartial2D(q_pts, r_pts, method=cv2.RANSAC,
+                                                  ransacReprojThreshold=self.t.ransac_px * 1.5, maxIters=400)
+            inliers = int(ainl.sum()) if ainl is not None else 0
+            if a is None or inliers < self.t.min_inliers:
+                return Identification("none", inliers=inliers)
+            h, inl = np.vstack([a, [0.0, 0.0, 1.0]]), ainl
+            corners = _card_corners_in_frame(h)
+            if corners is None:
+                return Identification("none", inliers=inliers)
         obs, valid = self._warp_back(frame, h)
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
         beats_outsider = True
