@@ -43,6 +43,8 @@ class Thresholds:
     min_votes: int = 6  # group votes needed before trying RANSAC
     min_inliers: int = 10  # RANSAC inliers for a plausible card
     ransac_px: float = 6.0  # reprojection threshold in canonical card pixels
+    ransac_method: int = cv2.USAC_FAST  # OpenCV's plain RANSAC spends ~7 ms on 400 hopeless draws
+    ransac_iters: int = 400
     min_similarity: float = 0.8  # appearance correlation of the winner
     min_margin: float = 0.1  # winner minus runner-up inside a look-alike group
     min_coverage: float = 0.3  # share of the distinctive mask that must be in view
@@ -55,6 +57,7 @@ class Thresholds:
     min_own_inliers: int = 0  # RANSAC inliers on the winner's own (non-shared) art
     guided: bool = True  # exhaustive matching against one member when a family gets no homography
     guided_ratio: float = 0.9  # within one card: second neighbour of the same card
+    guided_max_pairs: int = 150
     bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
     trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
 
@@ -206,7 +209,7 @@ class Identifier:
         support = raw_support / self._family_norm
         best_unknown: Identification | None = None
         tried = np.zeros(len(self.labels), bool)
-        for _ in range(self.t.candidates_to_verify):
+        for attempt in range(self.t.candidates_to_verify):
             c = int(np.argmax(np.where(tried, -1, support)))
             if tried[c] or raw_support[c] < self.t.min_votes:
                 break
@@ -217,7 +220,7 @@ class Identifier:
             others = np.where(family, -1, support)
             outsider = int(np.argmax(others)) if others.max(initial=-1) > 0 else None
             result = self._verify(frame, members, q_pts[sel], r_pts[sel], q_card[sel], outsider)
-            if result.status == "none" and self.t.guided:
+            if result.status == "none" and self.t.guided and attempt == 0:
                 result = self._guided(frame, feats, members, card_votes, outsider)
             if result.is_match:
                 return result
@@ -236,8 +239,13 @@ class Identifier:
         if len(rows) < 2:
             return Identification("none")
         pairs = self._bf.knnMatch(feats.descriptors, self.descriptors[rows], k=2)
-        good = [p[0] for p in pairs if len(p) == 2 and p[0].distance <= self.t.max_dist
-                and p[0].distance < self.t.guided_ratio * p[1].distance]
+        good = [
+            p[0]
+            for p in pairs
+            if len(p) == 2 and p[0].distance <= self.t.max_dist and p[0].distance < self.t.guided_ratio * p[1].distance
+        ]
+        good = sorted(good, key=lambda g: g.distance)[: self.t.guided_max_pairs]  # RANSAC cost ~ pairs
+
         if len(good) < self.t.min_inliers:
             return Identification("none")
         q = feats.points[[g.queryIdx for g in good]]
@@ -279,7 +287,7 @@ class Identifier:
         if len(q_pts) < self.t.min_inliers:
             return Identification("none")
         cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
-        h, inl = cv2.findHomography(q_pts, r_pts, cv2.RANSAC, self.t.ransac_px, maxIters=400)
+        h, inl = cv2.findHomography(q_pts, r_pts, self.t.ransac_method, self.t.ransac_px, maxIters=self.t.ransac_iters)
         inliers = int(inl.sum()) if inl is not None else 0
         corners = _card_corners_in_frame(h) if h is not None and inliers >= self.t.min_inliers else None
         if corners is None:
