@@ -8,7 +8,8 @@ Rules (all times from the injected clock, so tests do not sleep):
   seconds (a card still half-recognised, e.g. "unknown" with that card as best guess, counts as
   seen, so a flickering recognition does not scan twice).
 - A card-like object (a card-shaped homography whose face matches nothing) that stays for
-  `unknown_after` seconds without a decision gives one `unknown` decision per presentation.
+  `unknown_after` seconds without a decision, seen in at least `unknown_density` of the frames
+  of the last such span, gives one `unknown` decision per presentation.
 - A recognised card enrolled for another deck (not in the current deck) gives `foreign`.
 """
 
@@ -52,6 +53,7 @@ class ScanSession:
         conflict_window: int = 5,
         gone_after: float = 0.6,
         unknown_after: float = 1.0,
+        unknown_density: float = 0.5,
     ) -> None:
         self._identify = identify
         self._deck = deck
@@ -62,6 +64,8 @@ class ScanSession:
         self.conflict_window = conflict_window
         self.gone_after = gone_after
         self.unknown_after = unknown_after
+        self.unknown_density = unknown_density
+        self._history: deque[tuple[float, bool]] = deque()
         self._recent: deque[tuple[str, str] | None] = deque(maxlen=window)
         self._last_seen: dict[tuple[str, str], float] = {}
         self._decided: set[tuple[str, str]] = set()
@@ -113,12 +117,17 @@ class ScanSession:
                 self._decided.add(label)
                 self._unknown_said = True  # this presentation is settled
                 return self._decision_for(label, ident.score)
+        self._history.append((now, ident.status in ("match", "unknown")))
+        while self._history and now - self._history[0][0] > self.unknown_after:
+            self._history.popleft()
+        dense = sum(c for _, c in self._history) >= self.unknown_density * len(self._history)
         if (
             ident.status == "unknown"
             and not self._unknown_said
             and not self._decided_in_view(now)
             and self._cardlike_since is not None
             and now - self._cardlike_since >= self.unknown_after
+            and dense
         ):
             self._unknown_said = True
             return Decision(UNKNOWN, score=ident.score)

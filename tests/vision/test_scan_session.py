@@ -125,3 +125,7 @@ def test_session_counts_frames() -> None:
     for _ in range(5):
         session.feed(np.zeros((4, 4, 3), np.uint8))
     assert session.frames == 5 and session.last is NONE
+
+
+def test_sparse_card_like_flicker_is_not_an_unknown_card() -> None:
+    assert _run(([UNKNOWN] + [NONE] * 2) * 20) == []
