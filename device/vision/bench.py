@@ -189,17 +189,18 @@ def run(
     result["speedup_vs_baseline"] = round(float(np.median(base) / np.median(ours)), 1)
 
     _log("timing at 30, 60 and 120 enrolled cards")
-    extra = decks.synthetic_extra(60)
-    extra_refs = build_reference_set(DECK, {c: [render_card(DECK, c)] for c in extra})
-    scale_frames = _timing_frames(deck[:30], scaling_frames)
     scaling: dict[str, Any] = {}
-    for n in (30, 60, 120):
-        keep = [c for c in deck[:n]]
-        sets = [_subset(refs, keep)] + ([extra_refs] if n > len(deck) else [])
+    if scaling_frames:
+        extra = decks.synthetic_extra(60)
+        extra_refs = build_reference_set(DECK, {c: [render_card(DECK, c)] for c in extra})
+        scale_frames = _timing_frames(deck[:30], scaling_frames)
+    for n in (30, 60, 120) if scaling_frames else ():
+        sets = [_subset(refs, deck[:n])] + ([extra_refs] if n > len(deck) else [])
         sub = Identifier(sets)
         _time_identifier(sub, scale_frames[:5])
         scaling[str(n)] = _pct(_time_identifier(sub, scale_frames), 50)
-    scaling["ratio_120_to_30"] = round(scaling["120"] / scaling["30"], 2)
+    if scaling:
+        scaling["ratio_120_to_30"] = round(scaling["120"] / scaling["30"], 2)
     result["ms_per_frame_by_cards"] = scaling
 
     # --- accuracy, in worker processes ---
@@ -317,7 +318,7 @@ def _targets(r: dict[str, Any]) -> dict[str, bool]:
         "frames_to_decision_p95_le_8": ftd["p95"] is not None and ftd["p95"] <= 8,
         "median_ms_le_20": r["ms_per_frame"]["median"] <= 20,
         "speedup_ge_10x": r["speedup_vs_baseline"] >= 10,
-        "time_30_to_120_at_most_doubles": r["ms_per_frame_by_cards"]["ratio_120_to_30"] <= 2.0,
+        "time_30_to_120_at_most_doubles": r["ms_per_frame_by_cards"].get("ratio_120_to_30", 99) <= 2.0,
     }
 
 

@@ -293,8 +293,9 @@ class Identifier:
         if corners is None:
             # Features bunched on one motif (a badge's star) make homographies degenerate; a
             # rotation-scale-shift fit needs fewer, and the appearance checks judge the result.
-            a, ainl = cv2.estimateAffinePartial2D(q_pts, r_pts, method=cv2.RANSAC,
-                                                  ransacReprojThreshold=self.t.ransac_px * 1.5, maxIters=400)
+            a, ainl = cv2.estimateAffinePartial2D(
+                q_pts, r_pts, method=cv2.RANSAC, ransacReprojThreshold=self.t.ransac_px * 1.5, maxIters=400
+            )
             inliers = int(ainl.sum()) if ainl is not None else 0
             if a is None or inliers < self.t.min_inliers:
                 return Identification("none", inliers=inliers)

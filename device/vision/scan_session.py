@@ -107,6 +107,11 @@ class ScanSession:
             self._cardlike_since = None
             self._unknown_said = False
 
+        self._history.append((now, ident.status in ("match", "unknown")))
+        while self._history and now - self._history[0][0] > self.unknown_after:
+            self._history.popleft()
+        dense = sum(c for _, c in self._history) >= self.unknown_density * len(self._history)
+
         if label is not None and ident.is_match and label not in self._decided:
             votes = sum(1 for lab in self._recent if lab == label)
             latest = list(self._recent)[-self.conflict_window :]
@@ -117,10 +122,6 @@ class ScanSession:
                 self._decided.add(label)
                 self._unknown_said = True  # this presentation is settled
                 return self._decision_for(label, ident.score)
-        self._history.append((now, ident.status in ("match", "unknown")))
-        while self._history and now - self._history[0][0] > self.unknown_after:
-            self._history.popleft()
-        dense = sum(c for _, c in self._history) >= self.unknown_density * len(self._history)
         if (
             ident.status == "unknown"
             and not self._unknown_said
