@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from device.vision.appearance import bandpass, bandpass_all, correlate
 from device.vision.card_art import CARD_H, CARD_W
 from device.vision.features import FeatureExtractor, Features
 from device.vision.hamming_index import HammingIndex
@@ -115,8 +116,8 @@ class Identifier:
         grey = self._thumbs_f @ np.float32([0.114, 0.587, 0.299])
         self._thumbs_grey_f = np.repeat(grey[..., None], 3, axis=3)
         # What the appearance check compares: band-passed faces (structure, not smooth shading).
-        self._cmp_colour = self._bandpass_all(self._thumbs_f)
-        self._cmp_grey = self._bandpass_all(self._thumbs_grey_f)
+        self._cmp_colour = bandpass_all(self._thumbs_f, self.t.bandpass_sigma)
+        self._cmp_grey = bandpass_all(self._thumbs_grey_f, self.t.bandpass_sigma)
         self.points = np.concatenate(pts) if pts else np.zeros((0, 2), np.float32)
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
@@ -312,7 +313,7 @@ class Identifier:
         # The whole visible face must fit too (the duel only looked where look-alikes differ).
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         sparse = valid & _CHECKER
-        whole = float(_ncc(obs[sparse], thumbs[winner][sparse][None], self.t.trim)[0])
+        whole = float(correlate(obs[sparse], thumbs[winner][sparse][None], self.t.trim)[0])
         # Own evidence: inliers matched to the winner itself where it differs from its family.
         own = self._own_mask(winner)
         mine = inl.ravel().astype(bool) & (q_card == winner)
@@ -353,7 +354,7 @@ class Identifier:
         small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
-        warped = self._bandpass(warped.astype(np.float32))
+        warped = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
         valid = (
             cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H), flags=cv2.INTER_NEAREST)
             > 0
@@ -361,16 +362,6 @@ class Identifier:
         if self.t.bandpass_sigma > 0:  # the band-pass smears the border of the view: keep clear of it
             valid = cv2.erode(valid.astype(np.uint8), _K5).astype(bool)
         return warped, valid & self._inner
-
-    def _bandpass_all(self, thumbs: np.ndarray) -> np.ndarray:
-        return np.stack([self._bandpass(t) for t in thumbs]) if len(thumbs) else thumbs
-
-    def _bandpass(self, img: np.ndarray) -> np.ndarray:
-        """Light smoothing minus heavy smoothing: keeps edges and texture, drops shading and glare."""
-        fine = cv2.GaussianBlur(img, (3, 3), 0)
-        if self.t.bandpass_sigma <= 0:
-            return fine
-        return fine - cv2.GaussianBlur(img, (0, 0), self.t.bandpass_sigma)
 
     def _tournament(self, obs: np.ndarray, valid: np.ndarray, family: np.ndarray) -> tuple[int, float, float, float]:
         """Best member of a look-alike family, judged where each rival differs from it.
@@ -381,7 +372,7 @@ class Identifier:
         """
         sparse = valid & _CHECKER  # half the pixels are plenty to rank the members
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
-        whole = _ncc(obs[sparse], thumbs[family][:, sparse])
+        whole = correlate(obs[sparse], thumbs[family][:, sparse])
         order = [int(family[i]) for i in np.argsort(-whole)[: self.t.rivals + 1]]
         if len(order) == 1:
             return order[0], float(whole.max(initial=0.0)), 1.0, float(valid.mean())
@@ -424,47 +415,16 @@ class Identifier:
         if total == 0 or n < 20:
             return 0.0, 0.0, 0.0 if total else 1.0
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
-        s = _ncc(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
+        s = correlate(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
         return float(s[0]), float(s[1]), n / total
 
 
 _DIFF_LEVEL = 45
 _SAME_PLACE_PX = 8.0
-_CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0
+_CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pixels
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)
-
-
-def _ncc(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarray:
-    """Mean over colour channels of the normalised correlation of obs (n x 3) with refs (M x n x 3).
-
-    Per channel, so a colour cast or a dim lamp (a gain and an offset per channel) does not matter.
-    With `trim`, that share of the worst-fitting pixels (fingers, glare) is dropped and the
-    correlation computed again on the rest.
-    """
-    n = len(obs)
-    if n < 20:
-        return np.zeros(len(refs))
-    zo = _standardise(obs)
-    zr = _standardise(refs)
-    rho = np.einsum("nc,mnc->mc", zo, zr) / n
-    if trim <= 0:
-        return rho.mean(axis=1)
-    out = np.empty(len(refs))
-    keep_n = max(20, int(n * (1.0 - trim)))
-    for m in range(len(refs)):
-        resid = np.abs(zo - rho[m] * zr[m]).sum(axis=1)
-        keep = np.argpartition(resid, keep_n - 1)[:keep_n]
-        a, b = _standardise(obs[keep]), _standardise(refs[m][keep])
-        out[m] = float((a * b).sum()) / (3 * keep_n)
-    return out
-
-
-def _standardise(x: np.ndarray) -> np.ndarray:
-    """Zero mean, unit deviation per colour channel along the pixel axis (second to last)."""
-    x = x - x.mean(axis=-2, keepdims=True)
-    return x / (np.sqrt((x * x).mean(axis=-2, keepdims=True)) + 1e-3)
 
 
 def _card_corners_in_frame(h: np.ndarray) -> np.ndarray | None:

@@ -45,3 +45,18 @@ def test_empty_index_and_empty_query() -> None:
     assert len(empty.candidates(np.zeros((3, 32), np.uint8)).dist) == 0
     full = HammingIndex(np.ones((10, 32), np.uint8))
     assert len(full.candidates(np.zeros((0, 32), np.uint8)).dist) == 0
+
+
+def test_correlation_ignores_colour_cast_and_trims_occluders() -> None:
+    from device.vision.appearance import correlate
+
+    rng = np.random.default_rng(3)
+    ref = rng.uniform(0, 255, (400, 3)).astype(np.float32)
+    other = rng.uniform(0, 255, (400, 3)).astype(np.float32)
+    cast = ref * np.float32([0.5, 0.8, 1.2]) + 20  # dim, tinted lamp
+    assert correlate(cast, np.stack([ref, other]))[0] > 0.99
+    occluded = cast.copy()
+    occluded[:80] = 200  # a finger over a fifth of the pixels
+    plain, trimmed = correlate(occluded, ref[None])[0], correlate(occluded, ref[None], trim=0.25)[0]
+    assert trimmed > plain and trimmed > 0.95
+    assert correlate(occluded, other[None], trim=0.25)[0] < 0.3

@@ -1,0 +1,55 @@
+"""Comparing a warped frame with enrolled faces: band-pass filtering and robust correlation.
+
+Kept apart from the identifier because it is pure array arithmetic with its own reasons: per
+channel correlation ignores colour casts and light level, the band-pass ignores shading and glare
+halos, and trimming ignores fingers and the glare spot.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def bandpass(img: np.ndarray, sigma: float) -> np.ndarray:
+    """Light smoothing minus heavy smoothing: keeps edges and texture, drops shading and glare."""
+    fine = cv2.GaussianBlur(img, (3, 3), 0)
+    if sigma <= 0:
+        return fine
+    return fine - cv2.GaussianBlur(img, (0, 0), sigma)
+
+
+def bandpass_all(thumbs: np.ndarray, sigma: float) -> np.ndarray:
+    """`bandpass` of every image in a stack."""
+    return np.stack([bandpass(t, sigma) for t in thumbs]) if len(thumbs) else thumbs
+
+
+def correlate(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarray:
+    """Mean over colour channels of the normalised correlation of obs (n x 3) with refs (M x n x 3).
+
+    Per channel, so a colour cast or a dim lamp (a gain and an offset per channel) does not matter.
+    With `trim`, that share of the worst-fitting pixels (fingers, glare) is dropped and the
+    correlation computed again on the rest.
+    """
+    n = len(obs)
+    if n < 20:
+        return np.zeros(len(refs))
+    zo = standardise(obs)
+    zr = standardise(refs)
+    rho = np.einsum("nc,mnc->mc", zo, zr) / n
+    if trim <= 0:
+        return rho.mean(axis=1)
+    out = np.empty(len(refs))
+    keep_n = max(20, int(n * (1.0 - trim)))
+    for m in range(len(refs)):
+        resid = np.abs(zo - rho[m] * zr[m]).sum(axis=1)
+        keep = np.argpartition(resid, keep_n - 1)[:keep_n]
+        a, b = standardise(obs[keep]), standardise(refs[m][keep])
+        out[m] = float((a * b).sum()) / (3 * keep_n)
+    return out
+
+
+def standardise(x: np.ndarray) -> np.ndarray:
+    """Zero mean, unit deviation per colour channel along the pixel axis (second to last)."""
+    x = x - x.mean(axis=-2, keepdims=True)
+    return x / (np.sqrt((x * x).mean(axis=-2, keepdims=True)) + 1e-3)
