@@ -51,7 +51,7 @@ class Thresholds:
     min_coverage: float = 0.3  # share of the distinctive mask that must be in view
     min_outsider_margin: float = 0.03  # winner over the best-supported card of another family
     min_whole: float = 0.7  # appearance correlation of the winner over the whole visible face
-    min_whole_cardlike: float = 0.4  # below it a failed match is scenery, not an unknown card
+    min_whole_cardlike: float = 0.55  # below it a failed match is scenery, not an unknown card
     candidates_to_verify: int = 2  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
