@@ -15,17 +15,19 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from device.commands.journal_tools import export_lines, replay_lines
+from device.demo_camera import attach_camera
 from device.mqtt.link import start_mqtt
 from device.outlets import ConsoleOutlet
 from device.simbox import SimBox
 from games.core import digest
-from games.registry import game_ids
+from games.registry import game_ids, load_game
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("demo", help="play a scripted session on simulated hardware, then verify its replay")
     p.add_argument("--data-dir", help="keep the journal here (default: a temporary directory)")
     p.add_argument("--games", nargs="*", help="games to play (default: every game with a demo script)")
+    p.add_argument("--no-camera", action="store_true", help="type card ids instead of holding cards up")
     p.set_defaults(func=demo_command)
 
 
@@ -57,7 +59,7 @@ def demo_scripts() -> dict[str, Any]:
     return scripts
 
 
-def run_demo(data_dir: Path, games: list[str] | None, out: TextIO) -> int:
+def run_demo(data_dir: Path, games: list[str] | None, out: TextIO, camera: bool = True) -> int:
     scripts = demo_scripts()
     failures = 0
     for game in games or list(scripts):
@@ -68,6 +70,8 @@ def run_demo(data_dir: Path, games: list[str] | None, out: TextIO) -> int:
         box = SimBox(data_dir, game=game, start=False)
         box.service.outlets.append(ConsoleOutlet(box.panel.lights, out))
         link = start_mqtt(box.settings, box.service)  # None unless houston.toml enables [mqtt]
+        deck = load_game(game).info.deck
+        hand = attach_camera(box, deck, data_dir, out) if deck and camera else None
         box.service.start()
         box.service.wait_idle()
         try:
@@ -85,6 +89,11 @@ def run_demo(data_dir: Path, games: list[str] | None, out: TextIO) -> int:
             verdict = "identical" if same else "DIFFERENT"
             print(f"=== replay of journal game {record.id} ({entries} entries): rebuilt state is {verdict} "
                   f"(digest {digest(live.state)})", file=out, flush=True)
+            if hand is not None:
+                used = sorted(hand.frames_used)
+                median = used[len(used) // 2] if used else None
+                print(f"=== camera: {len(used)} cards recognised from synthetic captures (median {median} frames), "
+                      f"{hand.typed_in} typed in", file=out, flush=True)
             failures += 0 if same else 1
         finally:
             if link is not None:
@@ -95,6 +104,6 @@ def run_demo(data_dir: Path, games: list[str] | None, out: TextIO) -> int:
 
 def demo_command(args: argparse.Namespace) -> int:
     if args.data_dir:
-        return run_demo(Path(args.data_dir), args.games, sys.stdout)
+        return run_demo(Path(args.data_dir), args.games, sys.stdout, not args.no_camera)
     with tempfile.TemporaryDirectory(prefix="houston-demo-") as tmp:
-        return run_demo(Path(tmp), args.games, sys.stdout)
+        return run_demo(Path(tmp), args.games, sys.stdout, not args.no_camera)

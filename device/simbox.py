@@ -8,7 +8,7 @@ same code the Pi runs; only the pin factory and the clock differ. Presses drive 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +83,7 @@ class SimBox:
         self.panel_outlet = PanelOutlet(self.panel.lights)
         self.service.outlets = [self.panel_outlet, self.recorder, *(outlets or [])]
         self._closed = False
+        self.scanner: Callable[[str], None] | None = None
         if start:
             self.service.start()
             self.service.wait_idle()
@@ -124,6 +125,14 @@ class SimBox:
         self.service.wait_idle()
 
     def scan(self, card: str) -> None:
+        """The dealer holds `card` over the lid: through `scanner` (the demo's simulated camera)
+        when one is attached, else as the Scan input the camera adapter would post."""
+        if self.scanner is not None:
+            self.scanner(card)
+        else:
+            self.scan_direct(card)
+
+    def scan_direct(self, card: str) -> None:
         """A card recognised by the camera (the camera adapter posts exactly this)."""
         self.submit(Scan(card))
 

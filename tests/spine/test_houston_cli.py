@@ -63,7 +63,15 @@ def test_run_sim_takes_keys_and_prints_words_and_lights(tmp_path):
     assert "SAY  Undone: the long press of OK." in out
 
 
-def test_demo_plays_and_checks_its_replay():
-    proc = run("demo", "--games", "dog")
+def test_demo_plays_every_game_and_checks_its_replay():
+    proc = run("demo")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    assert "rebuilt state is identical" in proc.stdout
+    out = proc.stdout
+    for game in ("dog", "hwhad", "alien"):
+        assert f"=== {game}: a scripted table session ===" in out
+    assert out.count("rebuilt state is identical") == 3 and "DIFFERENT" not in out
+    # the flagship's cards were held up to the simulated camera, not typed in
+    camera = [line for line in out.splitlines() if line.startswith("=== camera:")]
+    assert len(camera) == 1
+    recognised, typed = int(camera[0].split()[2]), int(camera[0].split(", ")[1].split()[0])
+    assert recognised >= 20 and typed <= recognised // 10
