@@ -59,6 +59,7 @@ class Thresholds:
     guided: bool = True  # exhaustive matching against one member when a family gets no homography
     guided_ratio: float = 0.9  # within one card: second neighbour of the same card
     guided_max_pairs: int = 150
+    guided_attempts: int = 1  # how many of the tried families get the guided second chance
     bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
     trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
 
@@ -221,7 +222,7 @@ class Identifier:
             others = np.where(family, -1, support)
             outsider = int(np.argmax(others)) if others.max(initial=-1) > 0 else None
             result = self._verify(frame, members, q_pts[sel], r_pts[sel], q_card[sel], outsider)
-            if result.status == "none" and self.t.guided and attempt == 0:
+            if result.status == "none" and self.t.guided and attempt < self.t.guided_attempts:
                 result = self._guided(frame, feats, members, card_votes, outsider)
             if result.is_match:
                 return result
