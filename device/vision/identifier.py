@@ -1,21 +1,21 @@
 """Name the card in one frame, or say there is none / it is not one we know.
 
-Pipeline (one frame):
+Pipeline (one frame; docs/vision.md has the reasons and measurements):
 1. ORB on the equalised frame (features.py).
 2. Every frame descriptor looks up its candidates in ONE LSH index of all enrolled descriptors.
-3. Group ratio test: the best neighbour must be clearly closer than the best neighbour *outside the
-   best card's look-alike group* (a plain ratio test would discard the shared role frame, which is
-   what makes look-alikes hard to tell apart). Survivors vote for their group.
-4. The best one or two groups are verified by RANSAC (frame -> canonical card coordinates), using
-   all the group's correspondences: cards of a group share a layout, so one homography fits them.
-5. The frame is warped back onto the card and compared, per colour channel, with every member of
-   the group, only where the members differ (the group's distinctive mask: names, portraits; for
-   badges the coloured field). Per-channel correlation ignores light level and colour casts.
-   The best member must be good in absolute terms and clearly ahead of the runner-up.
+3. Look-alike ratio test: the best neighbour must be clearly closer than the best neighbour
+   *outside the best card's look-alike set* (a plain ratio test would discard the shared role
+   frame, which is what makes look-alikes hard to tell apart). Survivors vote for their card.
+4. The best one or two families (a card and its look-alikes) are verified with one homography
+   (frame -> canonical card) over all their correspondences: look-alikes share a layout. A
+   family with votes but no homography gets a second chance by exhaustive matching against its
+   most-voted member.
+5. The frame is warped back onto the card and compared (appearance.py): the best member duels its
+   closest look-alikes only where their faces differ, then the best card outside the family; the
+   whole visible face must fit too. Per-channel correlation ignores light level and colour casts.
 
-Look-alike groups and distinctive masks are found when the identifier is built, from the enrolled
-references alone (groups: RANSAC-consistent shared features; masks: where the members' thumbnails
-disagree).
+Look-alike sets are found when the identifier is built, from the enrolled references alone:
+cards sharing many near-identical descriptors at the same canonical positions.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class Thresholds:
     candidates_to_verify: int = 2  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
-    min_own_inliers: int = 0  # RANSAC inliers on the winner's own (non-shared) art
+    min_own_inliers: int = 0  # inliers on the winner's own art (reported; 1 cost 5% of frames)
     guided: bool = True  # exhaustive matching against one member when a family gets no homography
     guided_ratio: float = 0.9  # within one card: second neighbour of the same card
     guided_max_pairs: int = 150
