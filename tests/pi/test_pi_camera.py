@@ -185,19 +185,21 @@ def test_image_folder_source_reads_in_name_order_and_can_loop(tmp_path):
         else:
             cv2.imwrite(str(tmp_path / name), np.full((8, 8), value, np.uint8))
     once = list(ImageFolderSource(tmp_path))
-    assert [int(f[0, 0]) for f in once] == [10, 20]
-    looping = ImageFolderSource(tmp_path, loop=True)
+    assert [f.shape for f in once] == [(8, 8, 3)] * 2  # colour: badges differ only in colour
+    assert [int(f[0, 0, 0]) for f in once] == [10, 20]
+    looping = ImageFolderSource(tmp_path, loop=True, grey=True)
     assert [int(looping.read()[0, 0]) for _ in range(3)] == [10, 20, 10]
 
 
-def test_video_file_source_gives_grey_frames_then_ends(tmp_path):
+def test_video_file_source_gives_colour_frames_then_ends(tmp_path):
     path = tmp_path / "clip.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
     for i in range(5):
         writer.write(np.full((48, 64, 3), i * 40, np.uint8))
     writer.release()
     frames = list(OpenCVSource(str(path)))
-    assert len(frames) == 5 and frames[0].ndim == 2
+    assert len(frames) == 5 and frames[0].shape == (48, 64, 3)
+    assert list(OpenCVSource(str(path), grey=True))[0].ndim == 2
 
 
 def test_bad_sources_are_refused_with_a_reason(tmp_path):
