@@ -10,12 +10,11 @@ import argparse
 import importlib
 import json
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from device.config import ConfigError, config_dir, load_config
+from device.config import ConfigError, resolve_data_dir
 
 # Modules that add subcommands: each defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
@@ -31,12 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 def default_data_dir(explicit: str | None, config: str | None = None) -> Path:
     """--data-dir, else $HOUSTON_DATA_DIR, else the config's box.data_dir."""
-    if explicit:
-        return Path(explicit)
-    if os.environ.get("HOUSTON_DATA_DIR"):
-        return Path(os.environ["HOUSTON_DATA_DIR"])
-    settings, _ = load_config(config_dir(config))
-    return Path(settings.data_dir)
+    return resolve_data_dir(explicit, config)
 
 
 def build_parser() -> argparse.ArgumentParser:

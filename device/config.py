@@ -234,3 +234,13 @@ def load_pins(path: Path) -> PinMap:
 
 def load_config(directory: Path) -> tuple[Settings, PinMap]:
     return load_settings(directory / "houston.toml"), load_pins(directory / "pins.toml")
+
+
+def resolve_data_dir(explicit: str | os.PathLike[str] | None = None, config: str | None = None) -> Path:
+    """Where the box keeps its journal and card references, the same for every command:
+    --data-dir, else $HOUSTON_DATA_DIR, else houston.toml's box.data_dir."""
+    if explicit:
+        return Path(explicit)
+    if os.environ.get("HOUSTON_DATA_DIR"):
+        return Path(os.environ["HOUSTON_DATA_DIR"])
+    return Path(load_settings(config_dir(config) / "houston.toml").data_dir)

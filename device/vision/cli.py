@@ -26,7 +26,7 @@ def register(subparsers: Any) -> None:
     src.add_argument("--camera", action="store_true", help="walk through the catalogue in front of the camera")
     p.add_argument("--source", default="auto", help="camera source for --camera (picamera, usb:N, folder:PATH)")
     p.add_argument("--views", type=int, default=3, help="views taken of each card with --camera")
-    p.add_argument("--data-dir", help="reference store (default $HOUSTON_DATA_DIR or ~/.local/share/houston)")
+    p.add_argument("--data-dir", help="reference store (default $HOUSTON_DATA_DIR, else box.data_dir of houston.toml)")
     p.set_defaults(func=enroll_command)
 
     q = subparsers.add_parser("identify", help="name the card in each image (diagnosis)")

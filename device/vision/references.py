@@ -46,13 +46,11 @@ class ReferenceSet:
 
 
 def default_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """--data-dir, else $HOUSTON_DATA_DIR, else ~/.local/share/houston."""
-    if explicit:
-        return Path(explicit)
-    env = os.environ.get("HOUSTON_DATA_DIR")
-    if env:
-        return Path(env)
-    return Path.home() / ".local" / "share" / "houston"
+    """--data-dir, else $HOUSTON_DATA_DIR, else houston.toml's box.data_dir: the same place the
+    running box looks for its references."""
+    from device.config import resolve_data_dir
+
+    return resolve_data_dir(explicit)
 
 
 def store_path(data_dir: Path, deck: str) -> Path:
