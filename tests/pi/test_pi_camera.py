@@ -199,7 +199,7 @@ def test_video_file_source_gives_colour_frames_then_ends(tmp_path):
     writer.release()
     frames = list(OpenCVSource(str(path)))
     assert len(frames) == 5 and frames[0].shape == (48, 64, 3)
-    assert list(OpenCVSource(str(path), grey=True))[0].ndim == 2
+    assert next(iter(OpenCVSource(str(path), grey=True))).ndim == 2
 
 
 def test_bad_sources_are_refused_with_a_reason(tmp_path):
