@@ -178,6 +178,18 @@ def _pin(path: Path, key: str, value: Any) -> int:
     return int(value)
 
 
+def _names(path: Path, data: dict[str, Any], section: str, known: tuple[str, ...], required: bool) -> dict[str, Any]:
+    """A section keyed by names from `known`: none unknown, and (if required) none missing."""
+    values = data.get(section, {})
+    for name in values:
+        if name not in known:
+            raise ConfigError(f"{path}: {section}.{name}: unknown name (known: {', '.join(known)})")
+    for name in known if required else ():
+        if name not in values:
+            raise ConfigError(f"{path}: {section}.{name}: missing")
+    return dict(values)
+
+
 def load_pins(path: Path) -> PinMap:
     """pins.toml: every button and LED named, every pin a GPIO number, no pin used twice."""
     data = _read(path)
@@ -185,24 +197,9 @@ def load_pins(path: Path) -> PinMap:
     for section in data:
         if section not in known:
             raise ConfigError(f"{path}: [{section}]: unknown section (known: {', '.join(sorted(known))})")
-    buttons = data.get("buttons", {})
-    for name in buttons:
-        if name not in PANEL_BUTTONS:
-            raise ConfigError(f"{path}: buttons.{name}: unknown button (known: {', '.join(PANEL_BUTTONS)})")
-    for name in PANEL_BUTTONS:
-        if name not in buttons:
-            raise ConfigError(f"{path}: buttons.{name}: missing")
-    team_leds = data.get("team_leds", {})
-    for name in team_leds:
-        if name not in TEAM_COLOURS:
-            raise ConfigError(f"{path}: team_leds.{name}: unknown team colour")
-    slots = data.get("slot_leds", {})
-    for name in slots:
-        if name not in SLOTS:
-            raise ConfigError(f"{path}: slot_leds.{name}: unknown slot (known: A, B, C)")
-    for name in SLOTS:
-        if name not in slots:
-            raise ConfigError(f"{path}: slot_leds.{name}: missing")
+    buttons = _names(path, data, "buttons", PANEL_BUTTONS, required=True)
+    team_leds = _names(path, data, "team_leds", TEAM_COLOURS, required=False)
+    slots = _names(path, data, "slot_leds", SLOTS, required=True)
     slot_pins: dict[str, tuple[int, int, int]] = {}
     for name, rgb in slots.items():
         if not isinstance(rgb, list) or len(rgb) != 3:
