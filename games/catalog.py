@@ -35,3 +35,15 @@ def deck_of_card(card: str) -> str | None:
         if card in cards and card not in BADGES:
             return deck
     return None
+
+
+def card_name(card: str) -> str:
+    """What the box calls a card aloud: the game's name for it, a badge's team, else the id."""
+    if card in BADGES:
+        return f"the {card.removeprefix('badge-')} team badge"
+    for game_id in game_ids():
+        game = load_game(game_id)
+        namer = getattr(game, "card_name", None)
+        if namer is not None and card in (getattr(game, "card_ids", list)() or []):
+            return str(namer(card))
+    return card

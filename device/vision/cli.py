@@ -66,15 +66,38 @@ def _enroll_camera(args: argparse.Namespace, data_dir: Path):
         bar = "#" * got + "." * (want - got)
         print(f"\r[{n}/{total}] {card:<24} {bar}", end="", file=sys.stderr, flush=True)
 
+    speaker = _speaker(data_dir)
+
     def say(text: str) -> None:
         print(f"\n{text}", file=sys.stderr)
+        if speaker is not None:
+            speaker.say(text)
+
+    from games.catalog import card_name
 
     try:
         return enroll_from_camera(
-            args.deck, cards, iter(source), data_dir, say=say, progress=progress, views=args.views
+            args.deck, cards, iter(source), data_dir, say=say, name_of=card_name, progress=progress, views=args.views
         )
     finally:
         source.close()
+        if speaker is not None:
+            speaker.close(drain=True, timeout=10)
+
+
+def _speaker(data_dir: Path):
+    """The box's voice for the walk-through, when there is an audio device (else print only)."""
+    try:
+        from device.voice.clips import ClipCache, VoiceStyle
+        from device.voice.speaker import Speaker
+
+        speaker = Speaker(ClipCache(data_dir / "voice", VoiceStyle()))
+    except Exception:
+        return None
+    if not speaker.mixer.ok:
+        speaker.close()
+        return None
+    return speaker
 
 
 def identify_command(args: argparse.Namespace) -> int:

@@ -95,6 +95,7 @@ def enroll_from_camera(
     data_dir: Path,
     *,
     say: Callable[[str], None] = print,
+    name_of: Callable[[str], str] = str,
     progress: Callable[[int, int, str, int, int], None] | None = None,
     views: int = 3,
     clock: Callable[[], float] = time.monotonic,
@@ -106,7 +107,7 @@ def enroll_from_camera(
     missing: list[str] = []
     dst = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])
     for n, card in enumerate(cards, 1):
-        say(f"hold {card} over the box")
+        say(f"Hold {name_of(card)} over the box.")
         taken: list[np.ndarray] = []
         last = -1e9
         for i, frame in enumerate(frames):
@@ -124,10 +125,10 @@ def enroll_from_camera(
                 break
         if taken:
             faces[card] = taken
-            say("got it")
+            say("Got it.")
         else:
             missing.append(card)
-            say(f"no card seen, skipping {card}")
+            say(f"No card seen. Skipping {name_of(card)}.")
     if not faces:
         raise ValueError("no card was seen by the camera")
     refs = build_reference_set(deck, faces)

@@ -24,7 +24,7 @@ from games.core import (
 )
 from games.hwhad import boarding, captain, spacewalk
 from games.hwhad import state as st
-from games.hwhad.cards import astronauts, numbers, unlockables
+from games.hwhad.cards import astronauts, catalogue, numbers, unlockables
 from games.hwhad.state import HState
 from games.hwhad.views import public_view, team_view
 
@@ -114,6 +114,10 @@ class Hwhad:
 
     def card_ids(self) -> list[str]:
         return [*astronauts(), *unlockables()]
+
+    def card_name(self, card_id: str) -> str:
+        """The card's printed name (from cards.toml), for enrolling it by voice."""
+        return catalogue()[card_id].name
 
     def prompt(self, state: HState) -> Prompt:
         if state.phase == st.OVER:

@@ -58,3 +58,12 @@ def test_undefined_or_malformed_unlockables_are_refused(value):
     with pytest.raises(IllegalInput) as err:
         GAME.setup({"unlockables": value})
     assert err.value.key == "bad_option"
+
+
+def test_cards_are_called_by_their_printed_names_when_enrolling_by_voice():
+    from games.catalog import card_name
+
+    assert card_name("hwhad-glue") == "Cpt. E. Glue"
+    assert card_name("hwhad-number5") == "Number 5"
+    assert card_name("badge-red") == "the red team badge"
+    assert card_name("not-a-card") == "not-a-card"

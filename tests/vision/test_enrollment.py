@@ -115,6 +115,6 @@ def test_camera_walkthrough_takes_views_and_reports(tmp_path: Path) -> None:
         clock=lambda: float(next(clock)),
     )
     assert report.cards == 2 and report.views == 6
-    assert said == ["hold scout-uma over the box", "got it", "hold scout-vik over the box", "got it"]
+    assert said == ["Hold scout-uma over the box.", "Got it.", "Hold scout-vik over the box.", "Got it."]
     assert progress[-1] == (2, 2, "scout-vik", 3, 3)
     assert load(tmp_path, "synthetic-other").cards == ("scout-uma", "scout-vik")
