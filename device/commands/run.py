@@ -246,11 +246,8 @@ def _start_mqtt(settings: Any, service: Any) -> Any:
     """The MQTT link (device/mqtt), if enabled and installed; the box referees without it."""
     if not settings.mqtt.get("enabled"):
         return None
-    try:
-        from device.mqtt.link import start_mqtt  # type: ignore[import-not-found,unused-ignore]
-    except ImportError as exc:
-        log.warning("MQTT is enabled but the MQTT link is not installed (%s)", exc)
-        return None
+    from device.mqtt.link import start_mqtt
+
     try:
         return start_mqtt(settings, service)
     except Exception:
