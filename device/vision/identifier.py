@@ -52,16 +52,18 @@ class Thresholds:
     min_outsider_margin: float = 0.03  # winner over the best-supported card of another family
     min_whole: float = 0.7  # appearance correlation of the winner over the whole visible face
     min_whole_cardlike: float = 0.55  # below it a failed match is scenery, not an unknown card
-    candidates_to_verify: int = 2  # look-alike families tried with RANSAC per frame
+    candidates_to_verify: int = 4  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
     min_own_inliers: int = 0  # inliers on the winner's own art (reported; 1 cost 5% of frames)
     guided: bool = True  # exhaustive matching against one member when a family gets no homography
     guided_ratio: float = 0.9  # within one card: second neighbour of the same card
     guided_max_pairs: int = 150
-    guided_attempts: int = 1  # how many of the tried families get the guided second chance
+    guided_attempts: int = 4  # how many of the tried families get the guided second chance
+    dense_families: int = 1  # families retried with denser frame corners when nothing verified
     bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
     trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
+    glare_level: int = 250  # a pixel this bright in every channel is glare, not card
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,7 @@ class Identifier:
         support = raw_support / self._family_norm
         best_unknown: Identification | None = None
         tried = np.zeros(len(self.labels), bool)
+        no_fit: list[tuple[np.ndarray, int | None]] = []  # families that gave no homography
         for attempt in range(self.t.candidates_to_verify):
             c = int(np.argmax(np.where(tried, -1, support)))
             if tried[c] or raw_support[c] < self.t.min_votes:
@@ -226,8 +229,20 @@ class Identifier:
                 result = self._guided(frame, feats, members, card_votes, outsider)
             if result.is_match:
                 return result
+            if result.status == "none":
+                no_fit.append((members, outsider))
             if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                 best_unknown = result
+        if best_unknown is None and no_fit and self.t.dense_families and self.t.guided:
+            # A small, fingered or low-texture card yields too few frame corners: look again
+            # with more, weaker ones, against the best-supported families that gave no fit.
+            dense = self.extractor.frame_dense(frame)
+            for members, outsider in no_fit[: self.t.dense_families]:
+                result = self._guided(frame, dense, members, card_votes, outsider)
+                if result.is_match:
+                    return result
+                if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
+                    best_unknown = result
         return best_unknown or Identification("none")
 
     def _guided(
@@ -288,6 +303,14 @@ class Identifier:
         card outside it, so a shared layout cannot pass one role's card off as another's)."""
         if len(q_pts) < self.t.min_inliers:
             return Identification("none")
+        h, inl, inliers = self._fit(q_pts, r_pts)
+        if h is None:
+            return Identification("none", inliers=inliers)
+        return self._judge(frame, family, h, inl, inliers, r_pts, q_card, outsider)
+
+    def _fit(self, q_pts: np.ndarray, r_pts: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, int]:
+        """Frame -> card homography by RANSAC, or a rotation-scale-shift fit when the homography
+        degenerates; (None, ..) when neither gives a plausible card."""
         cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
         h, inl = cv2.findHomography(q_pts, r_pts, self.t.ransac_method, self.t.ransac_px, maxIters=self.t.ransac_iters)
         inliers = int(inl.sum()) if inl is not None else 0
@@ -300,11 +323,25 @@ class Identifier:
             )
             inliers = int(ainl.sum()) if ainl is not None else 0
             if a is None or inliers < self.t.min_inliers:
-                return Identification("none", inliers=inliers)
+                return None, np.zeros(len(q_pts), np.uint8), inliers
             h, inl = np.vstack([a, [0.0, 0.0, 1.0]]), ainl
-            corners = _card_corners_in_frame(h)
-            if corners is None:
-                return Identification("none", inliers=inliers)
+            if _card_corners_in_frame(h) is None:
+                return None, inl, inliers
+        return h, inl, inliers
+
+    def _judge(
+        self,
+        frame: np.ndarray,
+        family: np.ndarray,
+        h: np.ndarray,
+        inl: np.ndarray,
+        inliers: int,
+        r_pts: np.ndarray,
+        q_card: np.ndarray,
+        outsider: int | None,
+    ) -> Identification:
+        """The appearance checks of one fitted homography."""
+        corners = _card_corners_in_frame(h)
         obs, valid = self._warp_back(frame, h)
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
         beats_outsider = True
@@ -355,6 +392,8 @@ class Identifier:
         small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
+        # Glare saturates every channel: those pixels say nothing about the face under them.
+        glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
         warped = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
         valid = (
             cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H), flags=cv2.INTER_NEAREST)
@@ -362,7 +401,7 @@ class Identifier:
         )
         if self.t.bandpass_sigma > 0:  # the band-pass smears the border of the view: keep clear of it
             valid = cv2.erode(valid.astype(np.uint8), _K5).astype(bool)
-        return warped, valid & self._inner
+        return warped, valid & self._inner & ~glare
 
     def _tournament(self, obs: np.ndarray, valid: np.ndarray, family: np.ndarray) -> tuple[int, float, float, float]:
         """Best member of a look-alike family, judged where each rival differs from it.

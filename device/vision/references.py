@@ -24,7 +24,7 @@ from device.vision.features import FeatureExtractor, Features
 STORE_VERSION = 1
 THUMB_SCALE = 0.25
 THUMB_W, THUMB_H = round(CARD_W * THUMB_SCALE), round(CARD_H * THUMB_SCALE)
-MAX_FEATURES_PER_CARD = 700
+MAX_FEATURES_PER_CARD = 1600  # two described views of ~500 each, plus room for extra photos
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 _NAME_RE = re.compile(r"^(?P<card>.+?)(?:__(?P<n>[^.]*))?$")
 
