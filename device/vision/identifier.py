@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from device.vision.appearance import bandpass, bandpass_all, correlate
+from device.vision.badge_finder import BadgeFinder, field_colours
 from device.vision.card_art import CARD_H, CARD_W
 from device.vision.features import FeatureExtractor, Features
 from device.vision.hamming_index import HammingIndex
@@ -64,6 +65,8 @@ class Thresholds:
     bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
     trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
     glare_level: int = 250  # a pixel this bright in every channel is glare, not card
+    badge_fields: bool = True  # look for coloured badge fields when features found nothing
+    badge_min_chroma: float = 0.15  # a field this far from grey can be found by its colour
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,8 @@ class Identifier:
         self._masks: dict[tuple[int, int], np.ndarray] = {}
         self._grey = False
         self._own: dict[int, np.ndarray] = {}
+        badges = field_colours(self.labels, self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
+        self._badge_finder = BadgeFinder(badges)
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -201,11 +206,9 @@ class Identifier:
             f = np.sqrt(640 * 480 / (h * w))
             frame = cv2.resize(frame, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
         feats = self.extractor.frame(frame)
-        if len(feats) < self.t.min_inliers or self.index.size == 0:
-            return Identification("none")
-        votes = self._votes(feats)
+        votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
         if votes is None:
-            return Identification("none")
+            return self._badge_by_field(frame) or Identification("none")
         card_votes, q_pts, r_pts, q_card = votes
         # A card's support: its votes and its look-alikes' votes, scaled down for big families,
         # which collect stray votes from the background just by being many.
@@ -243,7 +246,22 @@ class Identifier:
                     return result
                 if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                     best_unknown = result
-        return best_unknown or Identification("none")
+        badge = self._badge_by_field(frame)
+        return badge or best_unknown or Identification("none")
+
+    def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
+        """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
+        none = np.zeros(0, np.int64)
+        for card, rough in self._badge_finder.candidates(frame):
+            h = self._align(frame, card, rough)
+            if h is None or _card_corners_in_frame(h) is None:
+                h = rough  # ECC did not converge (a glare spot, a finger): judge the rough fit
+            if _card_corners_in_frame(h) is None:
+                continue
+            result = self._judge(frame, np.flatnonzero(self.alike[card]), h, none, 0, np.zeros((0, 2)), none, None)
+            if result.is_match:
+                return result
+        return None
 
     def _guided(
         self, frame: np.ndarray, feats: Features, members: np.ndarray, card_votes: np.ndarray, outsider: int | None
@@ -268,6 +286,22 @@ class Identifier:
         q = feats.points[[g.queryIdx for g in good]]
         r = self.points[rows[[g.trainIdx for g in good]]]
         return self._verify(frame, members, q, r, np.full(len(good), m), outsider)
+
+    def _align(self, frame: np.ndarray, card: int, rough: np.ndarray) -> np.ndarray | None:
+        """Refine a rough frame -> card homography by aligning the warped frame with the card's
+        face (ECC: correlation, so light level does not matter). None if it does not converge."""
+        scale = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0])
+        m = scale @ rough
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        warped = cv2.warpPerspective(grey, m, (THUMB_W, THUMB_H), flags=cv2.INTER_AREA).astype(np.float32)
+        template = np.ascontiguousarray(self._thumbs_grey_f[card][..., 0])
+        w = np.eye(3, dtype=np.float32)
+        criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 60, 1e-4)
+        try:
+            _, w = cv2.findTransformECC(template, warped, w, cv2.MOTION_HOMOGRAPHY, criteria, None, 3)
+        except cv2.error:
+            return None
+        return np.linalg.inv(scale) @ np.linalg.inv(w.astype(np.float64)) @ m
 
     def _votes(self, feats: Features):
         cand = self.index.candidates(feats.descriptors)

@@ -1,0 +1,52 @@
+"""Team badges found by their coloured field when local features find nothing, and only then."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from device.vision import decks
+from device.vision.badge_finder import BadgeFinder, field_colours
+from device.vision.captures import iter_hold, single_frame
+from device.vision.card_art import BADGE_BGR, render_card
+from device.vision.identifier import Identifier, Thresholds
+from device.vision.references import ReferenceSet
+
+# A tuning-seed hold of the red badge that ORB alone never verifies: few corners survive on the
+# star and the letters, and the equalised flat field out-scores them (docs/vision.md).
+_RED_BADGE_HOLD = 1074
+
+
+def _frames(card: str, seed: int, n: int) -> list[np.ndarray]:
+    frames = iter_hold(render_card(decks.SYNTHETIC_DECK, card), seed, "medium")
+    return [next(frames) for _ in range(n)]
+
+
+def test_the_field_finds_a_badge_that_features_miss(synthetic_refs: ReferenceSet) -> None:
+    assert decks.synthetic_deck()[_RED_BADGE_HOLD % 60] == "badge-red"
+    frames = _frames("badge-red", _RED_BADGE_HOLD, 4)
+    without = Identifier([synthetic_refs], Thresholds(badge_fields=False))
+    assert not any(without.identify(f).is_match for f in frames)
+    with_fields = Identifier([synthetic_refs])
+    named = [with_fields.identify(f) for f in frames]
+    assert [r.card for r in named if r.is_match] == ["badge-red"] * 4, named
+
+
+def test_a_plain_patch_of_badge_colour_is_not_a_badge(identifier: Identifier) -> None:
+    """The finder proposes the patch; the appearance checks (ring, star, letters) refuse it."""
+    for i, colour in enumerate(("red", "blue", "green", "yellow", "purple")):
+        frame = single_frame(None, 1200 + i, "easy")
+        quad = np.int32([[180, 110], [420, 140], [400, 400], [170, 370]])
+        cv2.fillConvexPoly(frame, quad, BADGE_BGR[colour])
+        assert identifier._badge_finder.candidates(frame), colour
+        r = identifier.identify(frame)
+        assert not r.is_match, (colour, r)
+
+
+def test_only_coloured_badges_are_searched_and_grey_frames_are_skipped(synthetic_refs: ReferenceSet) -> None:
+    ident = Identifier([synthetic_refs])
+    found = {ident.labels[b.card][1] for b in field_colours(ident.labels, ident.thumbs, 0.15)}
+    assert found == {"badge-red", "badge-blue", "badge-green", "badge-yellow", "badge-purple"}
+    frame = _frames("badge-red", _RED_BADGE_HOLD, 1)[0]
+    assert BadgeFinder(field_colours(ident.labels, ident.thumbs, 0.15)).candidates(frame)
+    assert not ident._badge_finder.candidates(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
