@@ -6,13 +6,16 @@ Pipeline (one frame; docs/vision.md has the reasons and measurements):
 3. Look-alike ratio test: the best neighbour must be clearly closer than the best neighbour
    *outside the best card's look-alike set* (a plain ratio test would discard the shared role
    frame, which is what makes look-alikes hard to tell apart). Survivors vote for their card.
-4. The best one or two families (a card and its look-alikes) are verified with one homography
+4. The best four families (a card and its look-alikes) are verified with one homography
    (frame -> canonical card) over all their correspondences: look-alikes share a layout. A
    family with votes but no homography gets a second chance by exhaustive matching against its
-   most-voted member.
+   most-voted member; if nothing verified, the best family is tried again with denser corners.
 5. The frame is warped back onto the card and compared (appearance.py): the best member duels its
    closest look-alikes only where their faces differ, then the best card outside the family; the
-   whole visible face must fit too. Per-channel correlation ignores light level and colour casts.
+   whole visible face must fit too. Per-channel correlation ignores light level and colour casts;
+   saturated glare pixels are left out.
+6. When no feature fit is accepted, coloured team badges are looked for by their field colour
+   (badge_finder.py) and judged by the same checks.
 
 Look-alike sets are found when the identifier is built, from the enrolled references alone:
 cards sharing many near-identical descriptors at the same canonical positions.
@@ -299,9 +302,9 @@ class Identifier:
         criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 60, 1e-4)
         try:
             _, w = cv2.findTransformECC(template, warped, w, cv2.MOTION_HOMOGRAPHY, criteria, None, 3)
-        except cv2.error:
+            return np.linalg.inv(scale) @ np.linalg.inv(w.astype(np.float64)) @ m
+        except (cv2.error, np.linalg.LinAlgError):
             return None
-        return np.linalg.inv(scale) @ np.linalg.inv(w.astype(np.float64)) @ m
 
     def _votes(self, feats: Features):
         cand = self.index.candidates(feats.descriptors)
