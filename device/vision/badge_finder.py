@@ -117,7 +117,7 @@ class BadgeFinder:
                 break
         else:
             quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
-        if cv2.contourArea(quad) > 0 and _signed_area(quad) < 0:  # make the order clockwise (y down)
+        if _signed_area(quad) < 0:  # make the order clockwise (y down)
             quad = quad[::-1]
         return quad
 

@@ -53,13 +53,11 @@ class FeatureExtractor:
 
     def frame(self, img: np.ndarray) -> Features:
         """Features of a camera frame (BGR or grey)."""
-        grey = cv2.equalizeHist(to_grey(img))
-        return _run(self._frame_orb, grey, 1.0)
+        return _run(self._frame_orb, cv2.equalizeHist(to_grey(img)), 1.0)
 
     def frame_dense(self, img: np.ndarray) -> Features:
         """More, weaker corners of a frame (the identifier's retry when nothing verified)."""
-        grey = cv2.equalizeHist(to_grey(img))
-        return _run(self._dense_orb, grey, 1.0)
+        return _run(self._dense_orb, cv2.equalizeHist(to_grey(img)), 1.0)
 
     def card(self, card_img: np.ndarray) -> Features:
         """Features of a canonical card face; points are in canonical card coordinates."""

@@ -257,11 +257,13 @@ class Identifier:
         none = np.zeros(0, np.int64)
         for card, rough in self._badge_finder.candidates(frame):
             h = self._align(frame, card, rough)
-            if h is None or _card_corners_in_frame(h) is None:
-                h = rough  # ECC did not converge (a glare spot, a finger): judge the rough fit
-            if _card_corners_in_frame(h) is None:
+            corners = _card_corners_in_frame(h) if h is not None else None
+            if corners is None:  # ECC did not converge (a glare spot, a finger): judge the rough fit
+                h, corners = rough, _card_corners_in_frame(rough)
+            if corners is None:
                 continue
-            result = self._judge(frame, np.flatnonzero(self.alike[card]), h, none, 0, np.zeros((0, 2)), none, None)
+            family = np.flatnonzero(self.alike[card])
+            result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
             if result.is_match:
                 return result
         return None
@@ -340,14 +342,17 @@ class Identifier:
         card outside it, so a shared layout cannot pass one role's card off as another's)."""
         if len(q_pts) < self.t.min_inliers:
             return Identification("none")
-        h, inl, inliers = self._fit(q_pts, r_pts)
-        if h is None:
+        h, corners, inl, inliers = self._fit(q_pts, r_pts)
+        if h is None or corners is None:
             return Identification("none", inliers=inliers)
-        return self._judge(frame, family, h, inl, inliers, r_pts, q_card, outsider)
+        return self._judge(frame, family, h, corners, inl, inliers, r_pts, q_card, outsider)
 
-    def _fit(self, q_pts: np.ndarray, r_pts: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, int]:
+    def _fit(
+        self, q_pts: np.ndarray, r_pts: np.ndarray
+    ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray, int]:
         """Frame -> card homography by RANSAC, or a rotation-scale-shift fit when the homography
-        degenerates; (None, ..) when neither gives a plausible card."""
+        degenerates: (homography, card corners in the frame, inlier mask, inliers); the first two
+        are None when neither fit gives a plausible card."""
         cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
         h, inl = cv2.findHomography(q_pts, r_pts, self.t.ransac_method, self.t.ransac_px, maxIters=self.t.ransac_iters)
         inliers = int(inl.sum()) if inl is not None else 0
@@ -360,25 +365,24 @@ class Identifier:
             )
             inliers = int(ainl.sum()) if ainl is not None else 0
             if a is None or inliers < self.t.min_inliers:
-                return None, np.zeros(len(q_pts), np.uint8), inliers
+                return None, None, np.zeros(len(q_pts), np.uint8), inliers
             h, inl = np.vstack([a, [0.0, 0.0, 1.0]]), ainl
-            if _card_corners_in_frame(h) is None:
-                return None, inl, inliers
-        return h, inl, inliers
+            corners = _card_corners_in_frame(h)
+        return h, corners, inl, inliers
 
     def _judge(
         self,
         frame: np.ndarray,
         family: np.ndarray,
         h: np.ndarray,
+        corners: np.ndarray,
         inl: np.ndarray,
         inliers: int,
         r_pts: np.ndarray,
         q_card: np.ndarray,
         outsider: int | None,
     ) -> Identification:
-        """The appearance checks of one fitted homography."""
-        corners = _card_corners_in_frame(h)
+        """The appearance checks of one fitted homography (corners: the card's, in the frame)."""
         obs, valid = self._warp_back(frame, h)
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
         beats_outsider = True
