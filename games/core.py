@@ -12,9 +12,10 @@ import dataclasses
 import enum
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Generic, TypeAlias, TypeVar
 
 # --- Buttons of the panel -------------------------------------------------------------------
 
@@ -119,6 +120,18 @@ class NotExpected(IllegalInput):
 
 class UnknownCard(IllegalInput):
     """A scanned card this game does not know."""
+
+
+class SetupError(RuleError):
+    """A game option the game cannot start with (refused before anything is journaled)."""
+
+
+class UnknownGame(RuleError):
+    """A game id that is not installed."""
+
+
+class NothingToUndo(IllegalInput):
+    """BACK with nothing undoable since the last chance outcome or reveal."""
 
 
 class MalformedInput(RuleError):
@@ -250,7 +263,8 @@ class Prompt:
 
 @dataclass(frozen=True)
 class GameInfo:
-    """Facts about a game declared up front (OpenSpiel's _GAME_INFO)."""
+    """Facts about a game declared up front (OpenSpiel's _GAME_INFO). `order` places the game in
+    the list the box offers (from the game's data file); `deck` names its camera deck, if any."""
 
     id: str
     title: str
@@ -259,29 +273,171 @@ class GameInfo:
     hidden_information: bool
     chance: bool
     deck: str | None = None
+    order: int = 100
 
 
 State: TypeAlias = Any
+S = TypeVar("S")
 
 
-class Game(Protocol):
-    """What a game module provides; see docs/architecture.md."""
+@dataclass(frozen=True)
+class Phase(Generic[S]):
+    """One row of a game's phase table: plain functions of the state, found by a search for their
+    names. `check` raises a typed `IllegalInput` or returns the chance the input needs; `legal`
+    lists every input the phase accepts now (for random players and tests); None derives it from
+    the prompt and `check`."""
+
+    prompt: Callable[[S], Prompt]
+    check: Callable[[S, Input], tuple[ChanceRequest, ...]]
+    apply: Callable[[S, Input, Outcomes], tuple[S, list[Effect]]]
+    legal: Callable[[S], list[Input]] | None = None
+
+
+@dataclass(frozen=True)
+class Cards:
+    """A game's cards: ids in catalogue order, printed names, and the camera deck they form."""
+
+    deck: str | None = None
+    ids: tuple[str, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def name(self, card: str) -> str:
+        return self.names.get(card, card)
+
+
+FINISHED = Prompt(Say("game_over"), accepts=(), finished=True)
+
+
+class Game(ABC, Generic[S]):
+    """Everything the box, the CLI, the dashboard, the simulator and the shared tests use from a
+    game — declared here once, with defaults where a game has nothing to say. See
+    docs/adding-a-game.md.
+
+    A game declares `info` and a phase table `phases`; `phase_of(state)` names the current row.
+    The session (games/session.py) checks an input against the prompt before `validate` runs, so
+    rules never re-check the prompt.
+    """
 
     info: GameInfo
+    phases: Mapping[str, Phase[S]]
 
-    def setup(self, options: Mapping[str, Any]) -> State: ...
+    # --- set-up and flow ------------------------------------------------------------------
 
-    def prompt(self, state: State) -> Prompt: ...
+    @abstractmethod
+    def setup(self, options: Mapping[str, Any]) -> S:
+        """The first state; bad options raise `SetupError` (never an `IllegalInput`)."""
 
-    def validate(self, state: State, inp: Input) -> tuple[ChanceRequest, ...]: ...
+    @abstractmethod
+    def phase_of(self, state: S) -> str:
+        """The name of the phase-table row that handles `state` (or a finished phase)."""
 
-    def apply(self, state: State, inp: Input, outcomes: Outcomes) -> tuple[State, list[Effect]]: ...
+    def is_over(self, state: S) -> bool:
+        """True once the game accepts nothing more (default: its phase has no table row)."""
+        return self.phase_of(state) not in self.phases
 
-    def public_view(self, state: State) -> dict[str, Any]: ...
+    def prompt(self, state: S) -> Prompt:
+        if self.is_over(state):
+            return self.final_prompt(state)
+        return self.phases[self.phase_of(state)].prompt(state)
 
-    def team_view(self, state: State, team: str) -> dict[str, Any]: ...
+    def final_prompt(self, state: S) -> Prompt:
+        """What the box says once the game is over."""
+        return FINISHED
 
-    def teams(self, state: State) -> tuple[str, ...]: ...
+    def validate(self, state: S, inp: Input) -> tuple[ChanceRequest, ...]:
+        """The rules' check of an input the prompt allows: the chance it needs, or a typed error."""
+        if self.is_over(state):
+            raise NotExpected("not_expected", {"expected": "game_over"})
+        return self.phases[self.phase_of(state)].check(state, inp)
+
+    def apply(self, state: S, inp: Input, outcomes: Outcomes) -> tuple[S, list[Effect]]:
+        """Pure: the new state and the effects of a validated, journaled input."""
+        return self.phases[self.phase_of(state)].apply(state, inp, outcomes)
+
+    def legal_inputs(self, state: S) -> list[Input]:
+        """Every input accepted now, sorted as the prompt lists them (random players, tests)."""
+        if self.is_over(state):
+            return []
+        phase = self.phases[self.phase_of(state)]
+        if phase.legal is not None:
+            return phase.legal(state)
+        return self.prompted_inputs(state)
+
+    def prompted_inputs(self, state: S) -> list[Input]:
+        """Inputs the prompt names (every card for `scan`) that `validate` accepts."""
+        prompt = self.prompt(state)
+        legal: list[Input] = []
+        for inp in inputs_of_patterns(prompt.accepts, self.cards().ids):
+            try:
+                self.validate(state, inp)
+            except RuleError:
+                continue
+            legal.append(inp)
+        return legal
+
+    # --- who is playing, and what leaves the box ------------------------------------------
+
+    @abstractmethod
+    def teams(self, state: S) -> tuple[str, ...]:
+        """The teams playing (each gets a private view)."""
+
+    @abstractmethod
+    def public_view(self, state: S) -> dict[str, Any]:
+        """What the whole table may see; includes `widgets` (games/widgets.py) for displays."""
+
+    def team_view(self, state: S, team: str) -> dict[str, Any]:
+        """What only `team` may see (default: nothing private)."""
+        return {"game": self.info.id, "team": team}
+
+    def secrets(self, state: S) -> frozenset[str]:
+        """The secrecy oracle: strings that must never appear in anything published publicly in
+        `state` (card ids in hands, roles, hidden outcomes). Used by the never-secret tests."""
+        return frozenset()
+
+    # --- cards ------------------------------------------------------------------------------
+
+    def cards(self) -> Cards:
+        """The game's cards (none by default)."""
+        return Cards()
+
+    # --- simulation and demo ----------------------------------------------------------------
+
+    def simulation_options(self, teams: int) -> dict[str, Any]:
+        """Options of a simulated game with `teams` teams (`houston simulate --teams`)."""
+        return {}
+
+    def simulation_stats(self, state: S, effects: Sequence[Effect]) -> dict[str, Any]:
+        """Per-game facts `houston simulate` aggregates: text is tallied, numbers averaged."""
+        return {}
+
+    def random_input(self, state: S, legal: Sequence[Input], pick: Callable[[int], int]) -> Input:
+        """A random player's choice among `legal` (non-empty); `pick(n)` is uniform on range(n).
+        A game may weigh choices so random games end in a sensible number of steps."""
+        return legal[pick(len(legal))]
+
+    def demo_options(self) -> dict[str, Any]:
+        """Options `houston demo` starts the game with."""
+        return {}
+
+    def demo_input(self, state: S, step: int) -> Input | None:
+        """The demo script as a pure policy: the panel input a table would give next (BACK and
+        refused inputs included, to show them), or None when the demo has shown enough."""
+        legal = self.legal_inputs(state)
+        return legal[0] if legal else None
+
+
+def inputs_of_patterns(patterns: Sequence[str], cards: Sequence[str]) -> list[Input]:
+    """Concrete inputs for prompt patterns: press:ok, hold:red, choose:flood, scan (every card)."""
+    inputs: list[Input] = []
+    for pattern in patterns:
+        kind, _, arg = pattern.partition(":")
+        if kind in ("press", "hold"):
+            inputs.append(Press(arg, hold=kind == "hold"))
+        elif kind == "choose":
+            inputs.append(Choose(arg))
+        elif kind == "scan":
+            inputs.extend(Scan(card) for card in cards)
+    return inputs
 
 
 # --- Plain data -----------------------------------------------------------------------------

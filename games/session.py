@@ -15,19 +15,15 @@ from games.core import (
     Effect,
     Game,
     GameOver,
-    IllegalInput,
     Input,
     NotExpected,
+    NothingToUndo,
     Outcomes,
     Prompt,
     Reveal,
     State,
     check_outcomes,
 )
-
-
-class NothingToUndo(IllegalInput):
-    """BACK with nothing undoable since the last chance outcome or reveal."""
 
 
 @dataclass
