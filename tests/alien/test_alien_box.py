@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from device.commands.journal_tools import export_lines, replay_lines
-from device.testing import make_box
+from device.cli.commands.journal_tools import export_lines, replay_lines
+from device.simulation.testing import make_box
 
 PLAYERS = ("red", "blue", "green", "yellow")  # seating order = order of joining
 

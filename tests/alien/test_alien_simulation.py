@@ -7,7 +7,7 @@ from math import comb
 
 import pytest
 
-from device.simulate import play_one
+from device.simulation.simulate import play_one
 from games.alien.errors import BadOption
 from games.alien.state import COMMANDER
 from games.registry import load_game

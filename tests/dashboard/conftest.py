@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from device.mqtt.broker import Broker, start_broker
+from device.network.mqtt.broker import Broker, start_broker
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

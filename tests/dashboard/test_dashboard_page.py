@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from device.config import Settings
-from device.mqtt.broker import Broker
-from device.mqtt.link import MqttLink
-from device.simbox import SimBox
-from device.testing import make_box
+from device.box.config import Settings
+from device.network.mqtt.broker import Broker
+from device.network.mqtt.link import MqttLink
+from device.simulation.simbox import SimBox
+from device.simulation.testing import make_box
 
 _ids = itertools.count(1)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

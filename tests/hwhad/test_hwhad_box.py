@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from device.testing import make_box
+from device.simulation.testing import make_box
 from games.core import canonical_json
 from games.hwhad.deal import ORDER, SPECIALS, destinations, plan_deal, special_positions
 from games.hwhad.rules import GAME

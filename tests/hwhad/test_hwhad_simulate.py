@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from device.simulate import play_one, prompted_inputs, register, simulate
+from device.simulation.simulate import play_one, prompted_inputs, register, simulate
 from games.hwhad.rules import GAME
 from games.registry import load_game
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from device.config import Settings
-from device.mqtt.broker import Broker, start_broker
-from device.mqtt.link import MqttLink
-from device.mqtt.probe import Probe
-from device.simbox import SimBox
-from device.testing import make_box
+from device.box.config import Settings
+from device.network.mqtt.broker import Broker, start_broker
+from device.network.mqtt.link import MqttLink
+from device.network.mqtt.probe import Probe
+from device.simulation.simbox import SimBox
+from device.simulation.testing import make_box
 
 _box_ids = itertools.count(1)
 

@@ -8,7 +8,7 @@ import threading
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from device.mqtt.probe import Probe
+from device.network.mqtt.probe import Probe
 
 OPTIONS = {"teams": ["red", "blue", "green"]}
 

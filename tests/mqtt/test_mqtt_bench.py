@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from device.mqtt.bench import main, percentile
+from device.network.mqtt.bench import main, percentile
 
 
 def test_bench_reports_latency_percentiles(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from device.config import REPO_CONFIG_DIR
-from device.demo import run_demo
+from device.box.config import REPO_CONFIG_DIR
+from device.simulation.demo import run_demo
 
 
 def _config(directory: Path, mqtt: str) -> Path:
@@ -31,7 +31,7 @@ def test_demo_publishes_when_mqtt_is_enabled(tmp_path: Path, broker, probes, mon
 
 
 def test_demo_runs_without_a_broker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from device.mqtt.broker import free_port
+    from device.network.mqtt.broker import free_port
 
     config = _config(tmp_path / "etc", f'[mqtt]\nenabled = true\nhost = "127.0.0.1"\nport = {free_port()}\n')
     monkeypatch.setenv("HOUSTON_CONFIG_DIR", str(config))

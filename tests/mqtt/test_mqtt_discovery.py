@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from device.mqtt.discovery import EVENT_TYPES, STATUS_TOPIC, discovery_messages
-from device.mqtt.topics import Topics
+from device.network.mqtt.discovery import EVENT_TYPES, STATUS_TOPIC, discovery_messages
+from device.network.mqtt.topics import Topics
 
 # Keys Home Assistant's MQTT integration accepts (its docs: MQTT sensor, MQTT event, shared entity options).
 COMMON = {

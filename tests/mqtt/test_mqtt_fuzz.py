@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device.mqtt.commands import MAX_COMMAND_BYTES, CommandHandler
-from device.mqtt.topics import Topics
-from device.testing import make_box
+from device.network.mqtt.commands import MAX_COMMAND_BYTES, CommandHandler
+from device.network.mqtt.topics import Topics
+from device.simulation.testing import make_box
 from games.core import digest
 
 KNOWN = ("press", "choose", "scan", "undo", "repeat", "select_game", "start_game")

@@ -6,10 +6,10 @@ import json
 import urllib.request
 from pathlib import Path
 
-from device.config import Settings, load_settings
-from device.mqtt.broker import free_port
-from device.mqtt.link import start_mqtt
-from device.testing import make_box
+from device.box.config import Settings, load_settings
+from device.network.mqtt.broker import free_port
+from device.network.mqtt.link import start_mqtt
+from device.simulation.testing import make_box
 
 
 def test_disabled_mqtt_returns_none_and_adds_no_outlet(tmp_path: Path) -> None:

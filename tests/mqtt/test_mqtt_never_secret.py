@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from device.mqtt.probe import Probe
-from device.simbox import SimBox
+from device.network.mqtt.probe import Probe
+from device.simulation.simbox import SimBox
 from games.core import Chance, ChanceRequest, Input, Press, Scan, Shuffle, to_data
 from games.registry import game_ids, load_game
 from games.session import Session
@@ -49,7 +49,7 @@ class ScriptedDrawer:
 
 
 def draws_for(request: ChanceRequest, outcome: Any) -> list[int]:
-    """The `below` answers that make device.chance.draw_one return `outcome` (its inverse)."""
+    """The `below` answers that make device.box.chance.draw_one return `outcome` (its inverse)."""
     if isinstance(request, Chance):
         return [sum(request.weights[:outcome])]
     assert isinstance(request, Shuffle)
@@ -302,7 +302,7 @@ def _public_trace(game: Any, options: dict[str, Any], steps: list[tuple[Input, d
 def test_every_twin_swap_leaves_the_public_trace_unchanged(game_id: str, tmp_path) -> None:
     """The same check without the broker, over many twin pairs: a leak of any property of a card's
     identity (not only the identity itself) shows up for some pair."""
-    from device.testing import make_box
+    from device.simulation.testing import make_box
 
     game = load_game(game_id)
     twins_of, face_up, _, layout = ADAPTERS[game_id]

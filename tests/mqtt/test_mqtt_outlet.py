@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from device.mqtt.outlet import MqttOutlet
-from device.mqtt.topics import Topics
-from device.service import Update
+from device.box.service import Update
+from device.network.mqtt.outlet import MqttOutlet
+from device.network.mqtt.topics import Topics
 
 
 class FakeBroker:

@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from device.mqtt.broker import REPO_ACL, free_port
+from device.network.mqtt.broker import REPO_ACL, free_port
 
 CONF = REPO_ACL.parent / "houston.conf"
 

@@ -6,12 +6,12 @@ import socket
 import time
 from pathlib import Path
 
-from device.config import Settings
-from device.mqtt.broker import Broker
-from device.mqtt.link import MqttLink
-from device.mqtt.probe import Probe
-from device.simbox import SimBox
-from device.testing import make_box
+from device.box.config import Settings
+from device.network.mqtt.broker import Broker
+from device.network.mqtt.link import MqttLink
+from device.network.mqtt.probe import Probe
+from device.simulation.simbox import SimBox
+from device.simulation.testing import make_box
 
 TEAMS = ["red", "blue", "green"]
 
@@ -120,7 +120,7 @@ def test_lost_connection_sends_the_will_and_clean_stop_says_offline(tmp_path: Pa
 
 
 def test_an_exception_in_a_callback_does_not_kill_the_network_thread(broker: Broker) -> None:
-    from device.mqtt.connection import Connection
+    from device.network.mqtt.connection import Connection
 
     seen: list[bytes] = []
 

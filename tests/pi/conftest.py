@@ -12,8 +12,8 @@ import pytest
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from device.voice.clips import ClipCache
-from device.voice.speaker import Mixer, Speaker
+from device.hardware.voice.clips import ClipCache
+from device.hardware.voice.speaker import Mixer, Speaker
 
 
 @pytest.fixture

@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
-from device.camera.feed import CameraFeed, decision_input, start_camera
-from device.camera.sources import CameraError, ImageFolderSource, OpenCVSource, open_source
-from device.camera.watchdog import CameraWatchdog
-from device.simbox import VirtualClock
-from device.testing import make_box
+from device.hardware.camera.feed import CameraFeed, decision_input, start_camera
+from device.hardware.camera.sources import CameraError, ImageFolderSource, OpenCVSource, open_source
+from device.hardware.camera.watchdog import CameraWatchdog
+from device.simulation.simbox import VirtualClock
+from device.simulation.testing import make_box
 from games.core import Scan
 
 LOST = "I lost the camera. Keep playing with the buttons; I will keep trying to reconnect."
@@ -223,7 +223,7 @@ def test_watchdog_frames_stream_stops_on_the_event():
 
 
 def test_recognition_decisions_reach_the_service_as_scans_and_words(tmp_path):
-    from device.vision.scan_session import CARD, UNKNOWN, Decision
+    from device.hardware.vision.scan_session import CARD, UNKNOWN, Decision
 
     box = make_box(tmp_path, game="dog")
     folder = tmp_path / "frames"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from device import doctor
-from device.config import Settings
+from device.box.config import Settings
+from device.cli import doctor
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,7 +47,7 @@ def test_a_bad_config_is_the_first_and_only_problem(tmp_path):
 
 
 def test_gpio_on_mock_pins_claims_every_button(monkeypatch):
-    from device.config import REPO_CONFIG_DIR, load_pins
+    from device.box.config import REPO_CONFIG_DIR, load_pins
 
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     from gpiozero import Device
@@ -80,7 +80,7 @@ def test_a_damaged_journal_is_a_problem_and_a_good_one_is_ok(tmp_path):
     bad = doctor.check_journal(tmp_path)
     assert not bad.ok and "bug report" in bad.todo
     (tmp_path / "journal.sqlite").unlink()
-    from device.journal import open_journal
+    from device.box.journal import open_journal
 
     journal, _ = open_journal(tmp_path)
     journal.begin_game("dog", {})
@@ -107,7 +107,7 @@ def test_camera_disabled_in_config_is_fine_and_a_folder_camera_is_read(tmp_path)
 
 @pytest.mark.skipif(shutil.which("mosquitto") is None, reason="mosquitto not installed")
 def test_broker_credentials_right_and_wrong(tmp_path):
-    from device.mqtt.broker import start_broker
+    from device.network.mqtt.broker import start_broker
 
     broker = start_broker(tmp_path)
     try:
@@ -126,7 +126,7 @@ def test_broker_credentials_right_and_wrong(tmp_path):
 
 
 def test_doctor_journal_check_reads_without_writing(tmp_path):
-    from device.journal import open_journal
+    from device.box.journal import open_journal
 
     journal, _ = open_journal(tmp_path)
     journal.close()
@@ -141,7 +141,7 @@ def test_interactive_gpio_check_asks_for_each_button_and_names_the_silent_ones(m
 
     from gpiozero import Device
 
-    from device.config import REPO_CONFIG_DIR, load_pins
+    from device.box.config import REPO_CONFIG_DIR, load_pins
 
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     pins = load_pins(REPO_CONFIG_DIR / "pins.toml")

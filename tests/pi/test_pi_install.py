@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from device.config import ConfigError, load_settings
+from device.box.config import ConfigError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = ROOT / "scripts" / "install-pi"

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from device.panel.buttons import ButtonReader
-from device.panel.buzzer import BuzzerOutlet
-from device.panel.lights import STATUS_STATES, StatusLight
-from device.simbox import VirtualClock
-from device.testing import make_box
-from device.voice.outlet import SpeakerOutlet
+from device.hardware.panel.buttons import ButtonReader
+from device.hardware.panel.buzzer import BuzzerOutlet
+from device.hardware.panel.lights import STATUS_STATES, StatusLight
+from device.hardware.voice.outlet import SpeakerOutlet
+from device.simulation.simbox import VirtualClock
+from device.simulation.testing import make_box
 from games.core import Press
 
 
@@ -180,7 +180,7 @@ def test_mashing_one_button_does_not_block_another(reader):
 
 
 def test_buzzer_beeps_the_sounds_of_an_update():
-    from device.service import Update
+    from device.box.service import Update
 
     factory = MockFactory(pin_class=MockPWMPin)
     buzzer = BuzzerOutlet(11, pin_factory=factory)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from device.systemd_notify import Notifier, notify, watchdog_interval
-from device.testing import make_box
+from device.box.systemd_notify import Notifier, notify, watchdog_interval
+from device.simulation.testing import make_box
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "houston.service"
@@ -159,8 +159,8 @@ def test_houston_run_notifies_ready_pings_the_watchdog_and_stops_cleanly_on_sigt
 
 @pytest.mark.skipif(shutil.which("mosquitto") is None, reason="mosquitto not installed")
 def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_path, notify_socket):
-    from device.mqtt.broker import start_broker
-    from device.mqtt.probe import Probe
+    from device.network.mqtt.broker import start_broker
+    from device.network.mqtt.probe import Probe
 
     sock, path = notify_socket
     broker = start_broker(tmp_path / "broker")

@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from device.service import Update
-from device.voice import bench
-from device.voice import clips as clips_module
-from device.voice.clips import ClipCache, VoiceStyle, VoiceUnavailable, fixed_phrases
-from device.voice.outlet import SpeakerOutlet
-from device.voice.sounds import RATE, SOUNDS, synthesise, write_wav
-from device.voice.speaker import Mixer, Speaker
+from device.box.service import Update
+from device.hardware.voice import bench
+from device.hardware.voice import clips as clips_module
+from device.hardware.voice.clips import ClipCache, VoiceStyle, VoiceUnavailable, fixed_phrases
+from device.hardware.voice.outlet import SpeakerOutlet
+from device.hardware.voice.sounds import RATE, SOUNDS, synthesise, write_wav
+from device.hardware.voice.speaker import Mixer, Speaker
 
 needs_espeak = pytest.mark.skipif(clips_module.espeak_binary() is None, reason="espeak-ng not installed")
 
@@ -72,7 +72,7 @@ def test_render_voice_script_renders_every_fixed_phrase_then_nothing(tmp_path):
     root = clips_module.REPO_DIR
     cmd = [str(root / "scripts" / "render-voice"), "--data-dir", str(tmp_path)]
     first = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=120)
-    from device.voice.prerender import phrases_for, title_phrases
+    from device.hardware.voice.prerender import phrases_for, title_phrases
 
     n = len(phrases_for())
     assert "Starting: Here Comes the Dog" in title_phrases() and len(title_phrases()) >= 5
@@ -153,7 +153,7 @@ def test_voice_bench_reports_latency_within_budget(tmp_path, monkeypatch, capsys
 
 
 def test_a_speaker_that_appears_later_is_found_again(clips, monkeypatch):
-    from device.voice import speaker as speaker_module
+    from device.hardware.voice import speaker as speaker_module
 
     monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-driver")
     spk = Speaker(clips, mixer=Mixer(0.8))

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from device.panel.lights import RGB_COLOURS
-from device.testing import make_box
+from device.hardware.panel.lights import RGB_COLOURS
+from device.simulation.testing import make_box
 from games.core import TEAM_COLOURS
 
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from device.config import REPO_CONFIG_DIR, ConfigError, load_pins, load_settings
+from device.box.config import REPO_CONFIG_DIR, ConfigError, load_pins, load_settings
 
 
 @pytest.fixture

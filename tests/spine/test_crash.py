@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from device.commands.journal_tools import export_lines, replay_lines
-from device.journal import Journal, journal_path
+from device.box.journal import Journal, journal_path
+from device.cli.commands.journal_tools import export_lines, replay_lines
 from games.core import digest
 
 KILLS = 24

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import device.chance
-from device.journal import Journal, journal_path
-from device.service import Service
+import device.box.chance
+from device.box.journal import Journal, journal_path
+from device.box.service import Service
 from games.core import Press
 from games.dog.rules import GAME
 
@@ -71,13 +71,13 @@ def test_the_rules_never_touch_the_generator(monkeypatch):
         calls.append(n)
         return real(n)
 
-    monkeypatch.setattr(device.chance.secrets, "randbelow", spy)
+    monkeypatch.setattr(device.box.chance.secrets, "randbelow", spy)
     state = GAME.setup({})
     requests = GAME.validate(state, Press("ok"))
     assert calls == []  # asking costs no draw
     GAME.apply(state, Press("ok"), {"die_A": 0, "die_B": 2, "die_C": 4})
     assert calls == []  # applying costs no draw: the outcome comes in
-    device.chance.draw_all(requests)
+    device.box.chance.draw_all(requests)
     assert calls == [6, 6, 6]  # only the box draws, one unbiased randbelow per die
     # same outcomes in, same state out: nothing hidden inside the rules varies
     a = GAME.apply(state, Press("ok"), {"die_A": 1, "die_B": 3, "die_C": 5})

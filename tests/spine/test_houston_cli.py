@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from device.testing import make_box
+from device.simulation.testing import make_box
 
 HOUSTON = [sys.executable, "-m", "device.cli"]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from device.commands.journal_tools import export_lines, replay_lines
-from device.journal import Journal, JournalDamaged, JournalError, journal_path, open_journal
-from device.testing import make_box
+from device.box.journal import Journal, JournalDamaged, JournalError, journal_path, open_journal
+from device.cli.commands.journal_tools import export_lines, replay_lines
+from device.simulation.testing import make_box
 from games.core import Press
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -6,10 +6,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device.chance import draw_all
-from device.commands.journal_tools import export_lines, replay_lines
-from device.journal import Journal, journal_path
-from device.service import Service
+from device.box.chance import draw_all
+from device.box.journal import Journal, journal_path
+from device.box.service import Service
+from device.cli.commands.journal_tools import export_lines, replay_lines
 from games.core import GameOver, Press, RuleError
 from games.dog.rules import GAME
 from games.session import Entry, Session, replay

@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 import pytest
 
-from device.vision import decks
-from device.vision.card_art import render_card
-from device.vision.identifier import Identifier
-from device.vision.references import ReferenceSet, build_reference_set
+from device.hardware.vision import decks
+from device.hardware.vision.card_art import render_card
+from device.hardware.vision.identifier import Identifier
+from device.hardware.vision.references import ReferenceSet, build_reference_set
 
 cv2.setNumThreads(1)
 

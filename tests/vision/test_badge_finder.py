@@ -5,12 +5,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from device.vision import decks
-from device.vision.badge_finder import BadgeFinder, field_colours
-from device.vision.captures import iter_hold, single_frame
-from device.vision.card_art import BADGE_BGR, render_card
-from device.vision.identifier import Identifier, Thresholds
-from device.vision.references import ReferenceSet
+from device.hardware.vision import decks
+from device.hardware.vision.badge_finder import BadgeFinder, field_colours
+from device.hardware.vision.captures import iter_hold, single_frame
+from device.hardware.vision.card_art import BADGE_BGR, render_card
+from device.hardware.vision.identifier import Identifier, Thresholds
+from device.hardware.vision.references import ReferenceSet
 
 # A tuning-seed hold of the red badge that ORB alone never verifies: few corners survive on the
 # star and the letters, and the equalised flat field out-scores them (docs/vision.md).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from device.vision import bench
+from device.hardware.vision import bench
 
 
 def test_tiny_benchmark_run_reports_all_figures() -> None:

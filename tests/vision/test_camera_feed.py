@@ -9,13 +9,13 @@ from pathlib import Path
 import cv2
 import pytest
 
-from device.vision.camera_feed import make_scan_session, run_camera_feed, service_message
-from device.vision.captures import hold_sequence
-from device.vision.card_art import render_card
-from device.vision.identifier import Identifier
-from device.vision.references import ReferenceStoreError, save
-from device.vision.scan_session import Decision, ScanSession
-from device.vision.sources import image_folder, synthetic_captures, video_file
+from device.hardware.vision.camera_feed import make_scan_session, run_camera_feed, service_message
+from device.hardware.vision.captures import hold_sequence
+from device.hardware.vision.card_art import render_card
+from device.hardware.vision.identifier import Identifier
+from device.hardware.vision.references import ReferenceStoreError, save
+from device.hardware.vision.scan_session import Decision, ScanSession
+from device.hardware.vision.sources import image_folder, synthetic_captures, video_file
 
 
 class FrameClock:

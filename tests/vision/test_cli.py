@@ -8,9 +8,9 @@ from pathlib import Path
 import cv2
 import pytest
 
-from device.vision import cli
-from device.vision.captures import single_frame
-from device.vision.card_art import render_card
+from device.hardware.vision import cli
+from device.hardware.vision.captures import single_frame
+from device.hardware.vision.card_art import render_card
 
 CARDS = ["engineer-ada", "engineer-ben", "pilot-otto", "medic-zed", "badge-red", "badge-blue"]
 

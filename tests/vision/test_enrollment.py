@@ -8,10 +8,10 @@ import cv2
 import numpy as np
 import pytest
 
-from device.vision.captures import background
-from device.vision.card_art import render_card
-from device.vision.enrollment import enroll_from_camera, enroll_from_folder
-from device.vision.references import (
+from device.hardware.vision.captures import background
+from device.hardware.vision.card_art import render_card
+from device.hardware.vision.enrollment import enroll_from_camera, enroll_from_folder
+from device.hardware.vision.references import (
     ReferenceStoreError,
     card_id_from_filename,
     load,

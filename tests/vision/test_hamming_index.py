@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.vision.hamming_index import HammingIndex
+from device.hardware.vision.hamming_index import HammingIndex
 
 
 def _flip(desc: np.ndarray, bits: int, rng: np.random.Generator) -> np.ndarray:
@@ -48,7 +48,7 @@ def test_empty_index_and_empty_query() -> None:
 
 
 def test_correlation_ignores_colour_cast_and_trims_occluders() -> None:
-    from device.vision.appearance import correlate
+    from device.hardware.vision.appearance import correlate
 
     rng = np.random.default_rng(3)
     ref = rng.uniform(0, 255, (400, 3)).astype(np.float32)

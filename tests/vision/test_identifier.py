@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
-from device.vision import decks
-from device.vision.captures import single_frame
-from device.vision.card_art import render_card
-from device.vision.identifier import Identifier
+from device.hardware.vision import decks
+from device.hardware.vision.captures import single_frame
+from device.hardware.vision.card_art import render_card
+from device.hardware.vision.identifier import Identifier
 
 
 def _sample(cards: list[str], n: int) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.vision.identifier import Identification
-from device.vision.scan_session import Decision, ScanSession
+from device.hardware.vision.identifier import Identification
+from device.hardware.vision.scan_session import Decision, ScanSession
 
 FPS = 15.0
 

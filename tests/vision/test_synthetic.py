@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.vision import decks
-from device.vision.captures import EVAL_SEED_BASE, hold_sequence, single_frame
-from device.vision.card_art import CARD_H, CARD_W, render_card
+from device.hardware.vision import decks
+from device.hardware.vision.captures import EVAL_SEED_BASE, hold_sequence, single_frame
+from device.hardware.vision.card_art import CARD_H, CARD_W, render_card
 
 
 def test_cards_are_stable_and_distinct() -> None:

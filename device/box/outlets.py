@@ -1,0 +1,111 @@
+"""Outlets turn each service update into something people see or hear.
+
+PanelOutlet drives the LEDs; ConsoleOutlet prints announcements and light changes (the demo and
+`houston run --sim`); RecordingOutlet keeps everything for tests.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from device.box.service import Update
+from device.hardware.panel.lights import Lights, UnknownLight
+from games.core import TEAM_COLOURS, Light
+
+log = logging.getLogger("houston.outlets")
+
+
+class PanelOutlet:
+    """Light the buttons the prompt waits for; show Light effects; flash status on errors."""
+
+    def __init__(self, lights: Lights) -> None:
+        self.lights = lights
+        self.changes: list[tuple[str, str, str]] = []
+
+    def deliver(self, update: Update) -> None:
+        wanted = set(update.public["prompt"]["lights"])
+        for colour in TEAM_COLOURS:
+            target = f"team:{colour}"
+            if target in self.lights.devices and not self._effect_sets(update, target):
+                self._set(target, "on" if colour in wanted else "off", "steady")
+        for effect in update.effects:
+            if isinstance(effect, Light):
+                try:
+                    self._set(effect.target, effect.colour, effect.pattern)
+                except UnknownLight as exc:
+                    log.warning("light effect ignored: %s", exc)
+
+    @staticmethod
+    def _effect_sets(update: Update, target: str) -> bool:
+        return any(isinstance(e, Light) and e.target == target for e in update.effects)
+
+    def _set(self, target: str, colour: str, pattern: str) -> None:
+        if target not in self.lights.devices:
+            return
+        if self.lights.set(target, colour, pattern):
+            self.changes.append((target, colour, pattern))
+
+
+class ConsoleOutlet:
+    """Print what the box says and how its lights change, as it happens."""
+
+    def __init__(
+        self, lights: Lights | None = None, stream: TextIO | None = None, trace: Callable[[], str | None] | None = None
+    ) -> None:
+        self.lights = lights
+        self.stream = stream or sys.stdout
+        self.trace = trace  # optional: a line of state after each update (crash tests read it)
+        self._shown: dict[str, tuple[str, str]] = {}
+
+    def deliver(self, update: Update) -> None:
+        for event in update.events:
+            if event["type"] in ("say", "prompt"):
+                self._print(f"  SAY  {event['text']}")
+            elif event["type"] == "error":
+                self._print(f"  ERR  {event['text']}")
+            elif event["type"] == "sound":
+                self._print(f"  SND  {event['name']}")
+        if self.lights is not None:
+            changed = {t: s for t, s in self.lights.state.items() if self._shown.get(t) != s}
+            if changed:
+                self._shown.update(changed)
+                self._print("  LED  " + "  ".join(_describe_light(t, s) for t, s in sorted(changed.items())))
+        if self.trace is not None and (line := self.trace()):
+            self._print(f"  TRC  {line}")
+
+    def _print(self, line: str) -> None:
+        print(line, file=self.stream, flush=True)
+
+
+def _describe_light(target: str, state: tuple[str, str]) -> str:
+    colour, pattern = state
+    return f"{target}={colour}" + ("" if pattern == "steady" or colour == "off" else f"({pattern})")
+
+
+class RecordingOutlet:
+    """Keep every update (tests read `said`, `errors`, `public_views`, `team_views`)."""
+
+    def __init__(self) -> None:
+        self.updates: list[Update] = []
+
+    def deliver(self, update: Update) -> None:
+        self.updates.append(update)
+
+    @property
+    def said(self) -> list[str]:
+        return [e["text"] for u in self.updates for e in u.events if e["type"] in ("say", "prompt")]
+
+    @property
+    def errors(self) -> list[str]:
+        return [e["key"] for u in self.updates for e in u.events if e["type"] == "error"]
+
+    @property
+    def public_views(self) -> list[dict[str, Any]]:
+        return [u.public for u in self.updates]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return [e for u in self.updates for e in u.events]

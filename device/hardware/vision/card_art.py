@@ -1,0 +1,157 @@
+"""Procedural card faces: stand-ins for the real card art, which we cannot ship.
+
+Cards of one role share a frame (border, pattern, role icon and title) and differ only in the name
+banner and the portrait, so that e.g. all engineers look alike: the hard case for recognition.
+Team badges are a plain coloured field with the same emblem, i.e. low texture and told apart by
+colour alone. Everything is derived from stable hashes of the ids, so a card always looks the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import cv2
+import numpy as np
+
+from device.hardware.vision.decks import BADGE_COLOURS
+
+CARD_W, CARD_H = 252, 352  # 63 x 88 mm at 4 px/mm
+
+BADGE_BGR: dict[str, tuple[int, int, int]] = {
+    "red": (40, 40, 210),
+    "blue": (200, 90, 30),
+    "green": (60, 170, 50),
+    "yellow": (40, 215, 235),
+    "purple": (160, 50, 130),
+    "white": (235, 235, 235),
+}
+assert set(BADGE_BGR) == set(BADGE_COLOURS)
+
+_FONT = cv2.FONT_HERSHEY_SIMPLEX
+
+
+def stable_rng(*parts: str) -> np.random.Generator:
+    """A generator seeded by a hash of the given strings (stable across runs and machines)."""
+    digest = hashlib.sha256("\x1f".join(parts).encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
+
+
+def _colour(rng: np.random.Generator, lo: int = 30, hi: int = 230) -> tuple[int, int, int]:
+    c = rng.integers(lo, hi, size=3)
+    return int(c[0]), int(c[1]), int(c[2])
+
+
+def role_of(card_id: str) -> str:
+    """The role (frame) a card id is drawn in: the part before the first '-'."""
+    return card_id.split("-", 1)[0] if "-" in card_id else card_id
+
+
+def _draw_frame(img: np.ndarray, deck: str, role: str) -> None:
+    rng = stable_rng("frame", deck, role)
+    bg = _colour(rng, 60, 200)
+    accent = _colour(rng, 0, 255)
+    dark = tuple(int(v * 0.35) for v in bg)
+    img[:] = (245, 245, 245)
+    cv2.rectangle(img, (10, 10), (CARD_W - 11, CARD_H - 11), bg, -1)
+    cv2.rectangle(img, (10, 10), (CARD_W - 11, CARD_H - 11), dark, 3)
+    # Side pattern: stripes/chevrons/dots chosen per role, shared by every card of the role.
+    kind = int(rng.integers(3))
+    for y in range(60, CARD_H - 70, 18):
+        for x0 in (14, CARD_W - 34):
+            if kind == 0:
+                cv2.line(img, (x0, y), (x0 + 20, y + 9), accent, 3)
+            elif kind == 1:
+                cv2.circle(img, (x0 + 10, y + 5), 5, accent, -1)
+            else:
+                cv2.rectangle(img, (x0 + 3, y), (x0 + 17, y + 8), accent, -1)
+    # Role icon: a polygon in the top-left corner.
+    n = int(rng.integers(3, 7))
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False) + rng.uniform(0, np.pi)
+    pts = np.stack([34 + 18 * np.cos(ang), 36 + 18 * np.sin(ang)], axis=1).astype(np.int32)
+    cv2.fillPoly(img, [pts], accent)
+    cv2.polylines(img, [pts], True, dark, 2)
+    # Role title band at the bottom.
+    cv2.rectangle(img, (16, CARD_H - 64), (CARD_W - 17, CARD_H - 18), dark, -1)
+    title = role.upper()[:10]
+    scale = 0.9 if len(title) <= 8 else 0.75
+    size = cv2.getTextSize(title, _FONT, scale, 2)[0]
+    cv2.putText(img, title, ((CARD_W - size[0]) // 2, CARD_H - 32), _FONT, scale, (250, 250, 250), 2)
+    # Rule lines and a few role marks under the portrait.
+    for i in range(4):
+        x = 40 + i * 48
+        cv2.circle(img, (x, CARD_H - 82), 7, accent, -1)
+        cv2.circle(img, (x, CARD_H - 82), 7, dark, 2)
+
+
+def _draw_portrait(img: np.ndarray, deck: str, card_id: str) -> None:
+    rng = stable_rng("portrait", deck, card_id)
+    x0, y0, x1, y1 = 40, 74, CARD_W - 41, CARD_H - 98
+    roi = img[y0:y1, x0:x1]
+    h, w = roi.shape[:2]
+    top, bottom = np.array(_colour(rng)), np.array(_colour(rng))
+    t = np.linspace(0, 1, h)[:, None, None]
+    roi[:] = (top * (1 - t) + bottom * t).astype(np.uint8)
+    for _ in range(int(rng.integers(7, 11))):
+        kind = int(rng.integers(4))
+        c = _colour(rng, 0, 256)
+        cx, cy = int(rng.integers(0, w)), int(rng.integers(0, h))
+        if kind == 0:
+            axes = (int(rng.integers(8, 45)), int(rng.integers(8, 45)))
+            cv2.ellipse(roi, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, c, -1)
+        elif kind == 1:
+            k = int(rng.integers(3, 6))
+            pts = np.stack([rng.integers(0, w, k), rng.integers(0, h, k)], axis=1).astype(np.int32)
+            cv2.fillPoly(roi, [pts], c)
+        elif kind == 2:
+            p2 = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+            cv2.line(roi, (cx, cy), p2, c, int(rng.integers(2, 6)))
+        else:
+            s = int(rng.integers(8, 30))
+            cv2.rectangle(roi, (cx, cy), (cx + s, cy + int(rng.integers(8, 30))), c, -1)
+    # A stylised head: every portrait has one, in a different place, size and colour.
+    hx, hy = int(rng.integers(w // 4, 3 * w // 4)), int(rng.integers(h // 3, 2 * h // 3))
+    r = int(rng.integers(18, 32))
+    skin = _colour(rng, 60, 240)
+    cv2.circle(roi, (hx, hy), r, skin, -1)
+    cv2.circle(roi, (hx - r // 3, hy - r // 4), 3, (20, 20, 20), -1)
+    cv2.circle(roi, (hx + r // 3, hy - r // 4), 3, (20, 20, 20), -1)
+    cv2.ellipse(roi, (hx, hy + r // 3), (r // 3, r // 6), 0, 0, 180, (20, 20, 20), 2)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (30, 30, 30), 2)
+
+
+def _draw_name(img: np.ndarray, card_id: str) -> None:
+    name = card_id.split("-", 1)[1] if "-" in card_id else card_id
+    name = name.upper()[:9]
+    cv2.rectangle(img, (62, 20), (CARD_W - 21, 64), (250, 250, 240), -1)
+    cv2.rectangle(img, (62, 20), (CARD_W - 21, 64), (30, 30, 30), 2)
+    scale = 1.0 if len(name) <= 6 else 0.75
+    size = cv2.getTextSize(name, _FONT, scale, 2)[0]
+    x = 62 + (CARD_W - 83 - size[0]) // 2
+    cv2.putText(img, name, (x, 54), _FONT, scale, (20, 20, 20), 2)
+
+
+def _draw_badge(img: np.ndarray, colour: str) -> None:
+    bgr = BADGE_BGR[colour]
+    img[:] = (245, 245, 245)
+    cv2.rectangle(img, (12, 12), (CARD_W - 13, CARD_H - 13), bgr, -1)
+    cv2.rectangle(img, (12, 12), (CARD_W - 13, CARD_H - 13), (25, 25, 25), 3)
+    c = (CARD_W // 2, CARD_H // 2 - 20)
+    cv2.circle(img, c, 62, (250, 250, 250), 6)
+    ang = np.linspace(-np.pi / 2, 1.5 * np.pi, 10, endpoint=False)
+    rad = np.where(np.arange(10) % 2 == 0, 48, 20)
+    star = np.stack([c[0] + rad * np.cos(ang), c[1] + rad * np.sin(ang)], axis=1).astype(np.int32)
+    cv2.fillPoly(img, [star], (25, 25, 25))
+    size = cv2.getTextSize("TEAM", _FONT, 1.2, 3)[0]
+    cv2.putText(img, "TEAM", ((CARD_W - size[0]) // 2, CARD_H - 60), _FONT, 1.2, (25, 25, 25), 3)
+
+
+def render_card(deck: str, card_id: str) -> np.ndarray:
+    """The face of a card as a CARD_H x CARD_W BGR image (badges: `badge-<colour>`)."""
+    img = np.zeros((CARD_H, CARD_W, 3), np.uint8)
+    if card_id.startswith("badge-") and card_id[6:] in BADGE_BGR:
+        _draw_badge(img, card_id[6:])
+        return img
+    _draw_frame(img, deck, role_of(card_id))
+    _draw_portrait(img, deck, card_id)
+    _draw_name(img, card_id)
+    return img

@@ -1,0 +1,535 @@
+"""Name the card in one frame, or say there is none / it is not one we know.
+
+Pipeline (one frame; docs/vision.md has the reasons and measurements):
+1. ORB on the equalised frame (features.py).
+2. Every frame descriptor looks up its candidates in ONE LSH index of all enrolled descriptors.
+3. Look-alike ratio test: the best neighbour must be clearly closer than the best neighbour
+   *outside the best card's look-alike set* (a plain ratio test would discard the shared role
+   frame, which is what makes look-alikes hard to tell apart). Survivors vote for their card.
+4. The best four families (a card and its look-alikes) are verified with one homography
+   (frame -> canonical card) over all their correspondences: look-alikes share a layout. A
+   family with votes but no homography gets a second chance by exhaustive matching against its
+   most-voted member; if nothing verified, the best family is tried again with denser corners.
+5. The frame is warped back onto the card and compared (appearance.py): the best member duels its
+   closest look-alikes only where their faces differ, then the best card outside the family; the
+   whole visible face must fit too. Per-channel correlation ignores light level and colour casts;
+   saturated glare pixels are left out.
+6. When no feature fit is accepted, coloured team badges are looked for by their field colour
+   (badge_finder.py) and judged by the same checks.
+
+Look-alike sets are found when the identifier is built, from the enrolled references alone:
+cards sharing many near-identical descriptors at the same canonical positions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from device.hardware.vision.appearance import bandpass, bandpass_all, correlate
+from device.hardware.vision.badge_finder import BadgeFinder, field_colours
+from device.hardware.vision.card_art import CARD_H, CARD_W
+from device.hardware.vision.features import FeatureExtractor, Features
+from device.hardware.vision.hamming_index import HammingIndex
+from device.hardware.vision.references import THUMB_H, THUMB_SCALE, THUMB_W, ReferenceSet
+
+_BIG = 1 << 20
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Decision thresholds (tuned on tuning seeds only; see docs/vision.md)."""
+
+    max_dist: int = 64  # Hamming distance above which a neighbour is no match at all
+    ratio: float = 0.8  # best < ratio * best outside the group
+    min_votes: int = 6  # group votes needed before trying RANSAC
+    min_inliers: int = 10  # RANSAC inliers for a plausible card
+    ransac_px: float = 6.0  # reprojection threshold in canonical card pixels
+    ransac_method: int = cv2.USAC_FAST  # OpenCV's plain RANSAC spends ~7 ms on 400 hopeless draws
+    ransac_iters: int = 400
+    min_similarity: float = 0.8  # appearance correlation of the winner
+    min_margin: float = 0.1  # winner minus runner-up inside a look-alike group
+    min_coverage: float = 0.3  # share of the distinctive mask that must be in view
+    min_outsider_margin: float = 0.03  # winner over the best-supported card of another family
+    min_whole: float = 0.7  # appearance correlation of the winner over the whole visible face
+    min_whole_cardlike: float = 0.55  # below it a failed match is scenery, not an unknown card
+    candidates_to_verify: int = 4  # look-alike families tried with RANSAC per frame
+    rivals: int = 2  # look-alikes dueled against the best one
+    alike_share: float = 0.2  # shared layout features making two cards look-alikes
+    min_own_inliers: int = 0  # inliers on the winner's own art (reported; 1 cost 5% of frames)
+    guided: bool = True  # exhaustive matching against one member when a family gets no homography
+    guided_ratio: float = 0.9  # within one card: second neighbour of the same card
+    guided_max_pairs: int = 150
+    guided_attempts: int = 4  # how many of the tried families get the guided second chance
+    dense_families: int = 1  # families retried with denser frame corners when nothing verified
+    bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
+    trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
+    glare_level: int = 250  # a pixel this bright in every channel is glare, not card
+    badge_fields: bool = True  # look for coloured badge fields when features found nothing
+    badge_min_chroma: float = 0.15  # a field this far from grey can be found by its colour
+
+
+@dataclass(frozen=True)
+class Identification:
+    """What one frame shows.
+
+    status: "match" (card named), "unknown" (a card-like object that matches nothing well
+    enough), "none" (no card in view). `card`/`deck` are the best candidate even when not a
+    match; `score` in [0, 1] is the confidence for that candidate.
+    """
+
+    status: str
+    card: str | None = None
+    deck: str | None = None
+    score: float = 0.0
+    inliers: int = 0
+    similarity: float = 0.0
+    margin: float = 0.0
+    coverage: float = 0.0
+    own_inliers: int = 0
+    whole: float = 0.0
+    corners: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def is_match(self) -> bool:
+        return self.status == "match"
+
+
+class Identifier:
+    """Built once from reference sets (several decks allowed); `identify(frame)` per frame."""
+
+    def __init__(
+        self,
+        reference_sets: Sequence[ReferenceSet],
+        thresholds: Thresholds | None = None,
+        extractor: FeatureExtractor | None = None,
+    ):
+        self.t = thresholds or Thresholds()
+        self.extractor = extractor or FeatureExtractor()
+        self.labels: list[tuple[str, str]] = []  # (deck, card) per card index
+        thumbs, pts, descs, owner = [], [], [], []
+        for refs in reference_sets:
+            base = len(self.labels)
+            self.labels.extend((refs.deck, c) for c in refs.cards)
+            thumbs.append(refs.thumbs)
+            pts.append(refs.points)
+            descs.append(refs.descriptors)
+            owner.append(refs.owner + base)
+        self.thumbs = np.concatenate(thumbs) if thumbs else np.zeros((0, THUMB_H, THUMB_W, 3), np.uint8)
+        self._thumbs_f = self.thumbs.astype(np.float32)
+        # Grey cameras: compare with grey thumbnails (three equal channels; badges then differ
+        # only by brightness, see docs/vision.md).
+        grey = self._thumbs_f @ np.float32([0.114, 0.587, 0.299])
+        self._thumbs_grey_f = np.repeat(grey[..., None], 3, axis=3)
+        # What the appearance check compares: band-passed faces (structure, not smooth shading).
+        self._cmp_colour = bandpass_all(self._thumbs_f, self.t.bandpass_sigma)
+        self._cmp_grey = bandpass_all(self._thumbs_grey_f, self.t.bandpass_sigma)
+        self.points = np.concatenate(pts) if pts else np.zeros((0, 2), np.float32)
+        self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
+        self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
+        self.index = HammingIndex(self.descriptors)
+        self._card_rows = [np.flatnonzero(self.owner == i) for i in range(len(self.labels))]
+        self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
+        # alike[i, j]: card j shares card i's layout (i itself included).
+        self.alike = self._find_look_alikes(len(self.labels))
+        self._family_norm = np.sqrt(self.alike.sum(axis=1)).astype(np.float64)
+        inner = np.zeros((THUMB_H, THUMB_W), bool)
+        inner[2:-2, 2:-2] = True
+        self._inner = inner
+        self._masks: dict[tuple[int, int], np.ndarray] = {}
+        self._grey = False
+        self._own: dict[int, np.ndarray] = {}
+        badges = field_colours(self.labels, self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
+        self._badge_finder = BadgeFinder(badges)
+
+    # --- build time ---------------------------------------------------------------------------
+
+    def _find_look_alikes(self, n: int) -> np.ndarray:
+        """Cards sharing many features at the same card positions (a shared role frame).
+
+        Enrolled faces are all normalised to the canonical card, so a shared frame shows up as
+        near-identical descriptors at (nearly) the same canonical position.
+        """
+        alike = np.eye(n, dtype=bool)
+        for i in range(n):
+            rows = np.flatnonzero(self.owner == i)
+            if len(rows) == 0:
+                continue
+            cand = self.index.candidates(self.descriptors[rows])
+            other = self.owner[cand.ref]
+            near = np.abs(self.points[rows[cand.query]] - self.points[cand.ref]).max(axis=1) <= _SAME_PLACE_PX
+            keep = (other != i) & (cand.dist <= 40) & near
+            shared = np.unique(other[keep] * len(rows) + cand.query[keep]) // len(rows)
+            counts = np.bincount(shared, minlength=n)
+            need = max(15, self.t.alike_share * len(rows))
+            for j in np.flatnonzero(counts >= need):
+                alike[i, j] = alike[j, i] = True
+        return alike
+
+    def look_alike_groups(self) -> list[list[str]]:
+        """Connected sets of look-alike cards (for reports), as card ids."""
+        n = len(self.labels)
+        seen = np.zeros(n, bool)
+        out = []
+        for i in range(n):
+            if seen[i]:
+                continue
+            comp, todo = set(), [i]
+            while todo:
+                k = todo.pop()
+                if k in comp:
+                    continue
+                comp.add(k)
+                todo.extend(int(j) for j in np.flatnonzero(self.alike[k]) if j not in comp)
+            seen[list(comp)] = True
+            if len(comp) > 1:
+                out.append([self.labels[k][1] for k in sorted(comp)])
+        return out
+
+    def too_alike(self, min_distinct: float = 0.03) -> list[tuple[str, str]]:
+        """Pairs of enrolled cards whose faces differ on less than `min_distinct` of the card."""
+        pairs = []
+        n = len(self.labels)
+        for a in range(n):
+            for b in range(a + 1, n):
+                diff = np.abs(self._thumbs_f[a] - self._thumbs_f[b]).max(axis=2) > _DIFF_LEVEL
+                if float(diff.mean()) < min_distinct:
+                    pairs.append((self.labels[a][1], self.labels[b][1]))
+        return pairs
+
+    # --- per frame ----------------------------------------------------------------------------
+
+    def identify(self, frame: np.ndarray) -> Identification:
+        """Name the card in a BGR (or grey) frame (see the module docstring for the steps)."""
+        h, w = frame.shape[:2]
+        if h * w > 1.5 * 640 * 480:  # photos: bring to camera resolution, where thresholds hold
+            f = np.sqrt(640 * 480 / (h * w))
+            frame = cv2.resize(frame, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        feats = self.extractor.frame(frame)
+        votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
+        if votes is None:
+            return self._badge_by_field(frame) or Identification("none")
+        card_votes, q_pts, r_pts, q_card = votes
+        # A card's support: its votes and its look-alikes' votes, scaled down for big families,
+        # which collect stray votes from the background just by being many.
+        raw_support = self.alike.astype(np.int64) @ card_votes
+        support = raw_support / self._family_norm
+        best_unknown: Identification | None = None
+        tried = np.zeros(len(self.labels), bool)
+        no_fit: list[tuple[np.ndarray, int | None]] = []  # families that gave no homography
+        for attempt in range(self.t.candidates_to_verify):
+            c = int(np.argmax(np.where(tried, -1, support)))
+            if tried[c] or raw_support[c] < self.t.min_votes:
+                break
+            family = self.alike[c]
+            tried |= family
+            sel = family[q_card]
+            members = np.flatnonzero(family)
+            others = np.where(family, -1, support)
+            outsider = int(np.argmax(others)) if others.max(initial=-1) > 0 else None
+            result = self._verify(frame, members, q_pts[sel], r_pts[sel], q_card[sel], outsider)
+            if result.status == "none" and self.t.guided and attempt < self.t.guided_attempts:
+                result = self._guided(frame, feats, members, card_votes, outsider)
+            if result.is_match:
+                return result
+            if result.status == "none":
+                no_fit.append((members, outsider))
+            if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
+                best_unknown = result
+        if best_unknown is None and no_fit and self.t.dense_families and self.t.guided:
+            # A small, fingered or low-texture card yields too few frame corners: look again
+            # with more, weaker ones, against the best-supported families that gave no fit.
+            dense = self.extractor.frame_dense(frame)
+            for members, outsider in no_fit[: self.t.dense_families]:
+                result = self._guided(frame, dense, members, card_votes, outsider)
+                if result.is_match:
+                    return result
+                if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
+                    best_unknown = result
+        badge = self._badge_by_field(frame)
+        return badge or best_unknown or Identification("none")
+
+    def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
+        """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
+        none = np.zeros(0, np.int64)
+        for card, rough in self._badge_finder.candidates(frame):
+            h = self._align(frame, card, rough)
+            corners = _card_corners_in_frame(h) if h is not None else None
+            if corners is None:  # ECC did not converge (a glare spot, a finger): judge the rough fit
+                h, corners = rough, _card_corners_in_frame(rough)
+            if corners is None:
+                continue
+            family = np.flatnonzero(self.alike[card])
+            result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
+            if result.is_match:
+                return result
+        return None
+
+    def _guided(
+        self, frame: np.ndarray, feats: Features, members: np.ndarray, card_votes: np.ndarray, outsider: int | None
+    ) -> Identification:
+        """Second chance for a family with votes but no homography (a degraded view: small,
+        blurred, fingered): match the frame exhaustively against its most-voted member only.
+        Shared frame features then give the homography; the duel still picks the member."""
+        m = int(members[np.argmax(card_votes[members])])
+        rows = self._card_rows[m]
+        if len(rows) < 2:
+            return Identification("none")
+        pairs = self._bf.knnMatch(feats.descriptors, self.descriptors[rows], k=2)
+        good = [
+            p[0]
+            for p in pairs
+            if len(p) == 2 and p[0].distance <= self.t.max_dist and p[0].distance < self.t.guided_ratio * p[1].distance
+        ]
+        good = sorted(good, key=lambda g: g.distance)[: self.t.guided_max_pairs]  # RANSAC cost ~ pairs
+
+        if len(good) < self.t.min_inliers:
+            return Identification("none")
+        q = feats.points[[g.queryIdx for g in good]]
+        r = self.points[rows[[g.trainIdx for g in good]]]
+        return self._verify(frame, members, q, r, np.full(len(good), m), outsider)
+
+    def _align(self, frame: np.ndarray, card: int, rough: np.ndarray) -> np.ndarray | None:
+        """Refine a rough frame -> card homography by aligning the warped frame with the card's
+        face (ECC: correlation, so light level does not matter). None if it does not converge."""
+        scale = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0])
+        m = scale @ rough
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        warped = cv2.warpPerspective(grey, m, (THUMB_W, THUMB_H), flags=cv2.INTER_AREA).astype(np.float32)
+        template = np.ascontiguousarray(self._thumbs_grey_f[card][..., 0])
+        w = np.eye(3, dtype=np.float32)
+        criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 60, 1e-4)
+        try:
+            _, w = cv2.findTransformECC(template, warped, w, cv2.MOTION_HOMOGRAPHY, criteria, None, 3)
+            return np.linalg.inv(scale) @ np.linalg.inv(w.astype(np.float64)) @ m
+        except (cv2.error, np.linalg.LinAlgError):
+            return None
+
+    def _votes(self, feats: Features):
+        cand = self.index.candidates(feats.descriptors)
+        if len(cand.queries) == 0:
+            return None
+        card = self.owner[cand.ref]
+        packed = (cand.dist << 32) | cand.ref
+        best = np.minimum.reduceat(packed, cand.starts)
+        d1 = best >> 32
+        best_ref = best & 0xFFFFFFFF
+        best_card = self.owner[best_ref]
+        counts = np.diff(np.append(cand.starts, len(cand.dist)))
+        outside = ~self.alike[np.repeat(best_card, counts), card]
+        d2 = np.minimum.reduceat(np.where(outside, cand.dist, _BIG), cand.starts)
+        ok = (d1 <= self.t.max_dist) & (d1 < self.t.ratio * np.minimum(d2, 256))
+        if not ok.any():
+            return None
+        q_rows = cand.queries[ok]
+        q_card = best_card[ok]
+        card_votes = np.bincount(q_card, minlength=len(self.labels))
+        return card_votes, feats.points[q_rows], self.points[best_ref[ok]], q_card
+
+    def _verify(
+        self,
+        frame: np.ndarray,
+        family: np.ndarray,
+        q_pts: np.ndarray,
+        r_pts: np.ndarray,
+        q_card: np.ndarray,
+        outsider: int | None = None,
+    ) -> Identification:
+        """RANSAC, then the appearance duel among the family (and against the best-supported
+        card outside it, so a shared layout cannot pass one role's card off as another's)."""
+        if len(q_pts) < self.t.min_inliers:
+            return Identification("none")
+        h, corners, inl, inliers = self._fit(q_pts, r_pts)
+        if h is None or corners is None:
+            return Identification("none", inliers=inliers)
+        return self._judge(frame, family, h, corners, inl, inliers, r_pts, q_card, outsider)
+
+    def _fit(
+        self, q_pts: np.ndarray, r_pts: np.ndarray
+    ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray, int]:
+        """Frame -> card homography by RANSAC, or a rotation-scale-shift fit when the homography
+        degenerates: (homography, card corners in the frame, inlier mask, inliers); the first two
+        are None when neither fit gives a plausible card."""
+        cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
+        h, inl = cv2.findHomography(q_pts, r_pts, self.t.ransac_method, self.t.ransac_px, maxIters=self.t.ransac_iters)
+        inliers = int(inl.sum()) if inl is not None else 0
+        corners = _card_corners_in_frame(h) if h is not None and inliers >= self.t.min_inliers else None
+        if corners is None:
+            # Features bunched on one motif (a badge's star) make homographies degenerate; a
+            # rotation-scale-shift fit needs fewer, and the appearance checks judge the result.
+            a, ainl = cv2.estimateAffinePartial2D(
+                q_pts, r_pts, method=cv2.RANSAC, ransacReprojThreshold=self.t.ransac_px * 1.5, maxIters=400
+            )
+            inliers = int(ainl.sum()) if ainl is not None else 0
+            if a is None or inliers < self.t.min_inliers:
+                return None, None, np.zeros(len(q_pts), np.uint8), inliers
+            h, inl = np.vstack([a, [0.0, 0.0, 1.0]]), ainl
+            corners = _card_corners_in_frame(h)
+        return h, corners, inl, inliers
+
+    def _judge(
+        self,
+        frame: np.ndarray,
+        family: np.ndarray,
+        h: np.ndarray,
+        corners: np.ndarray,
+        inl: np.ndarray,
+        inliers: int,
+        r_pts: np.ndarray,
+        q_card: np.ndarray,
+        outsider: int | None,
+    ) -> Identification:
+        """The appearance checks of one fitted homography (corners: the card's, in the frame)."""
+        obs, valid = self._warp_back(frame, h)
+        winner, sim, margin, coverage = self._tournament(obs, valid, family)
+        beats_outsider = True
+        if outsider is not None:
+            sa, sb, _ = self._duel(obs, valid, winner, outsider)
+            beats_outsider = sa - sb >= self.t.min_outsider_margin
+        # The whole visible face must fit too (the duel only looked where look-alikes differ).
+        thumbs = self._cmp_grey if self._grey else self._cmp_colour
+        sparse = valid & _CHECKER
+        whole = float(correlate(obs[sparse], thumbs[winner][sparse][None], self.t.trim)[0])
+        # Own evidence: inliers matched to the winner itself where it differs from its family.
+        own = self._own_mask(winner)
+        mine = inl.ravel().astype(bool) & (q_card == winner)
+        xy = np.clip((r_pts[mine] * THUMB_SCALE).astype(int), 0, [THUMB_W - 1, THUMB_H - 1])
+        unique = int(own[xy[:, 1], xy[:, 0]].sum())
+        deck, card = self.labels[winner]
+        score = _confidence(sim, margin, inliers, self.t)
+        ok = (
+            coverage >= self.t.min_coverage
+            and sim >= self.t.min_similarity
+            and margin >= self.t.min_margin
+            and unique >= self.t.min_own_inliers
+            and whole >= self.t.min_whole
+            and beats_outsider
+        )
+        # Not a match: a card-like object only if the face at least resembles a card's layout
+        # (random scenery can yield a homography; it does not look like a card once warped).
+        status = "match" if ok else ("unknown" if whole >= self.t.min_whole_cardlike else "none")
+        return Identification(status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners)
+
+    def _own_mask(self, card: int) -> np.ndarray:
+        """Where a card differs from its look-alikes' median face (whole card if it has none)."""
+        mask = self._own.get(card)
+        if mask is None:
+            family = np.flatnonzero(self.alike[card])
+            if len(family) == 1:
+                mask = np.ones((THUMB_H, THUMB_W), bool)
+            else:
+                median = np.median(self._thumbs_f[family], axis=0)
+                differ = (np.abs(self._thumbs_f[card] - median).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+                mask = cv2.dilate(differ, _K3).astype(bool)
+            self._own[card] = mask
+        return mask
+
+    def _warp_back(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The frame seen in thumbnail card coordinates, and which thumbnail pixels were in view."""
+        self._grey = frame.ndim == 2
+        small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
+        m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
+        warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
+        # Glare saturates every channel: those pixels say nothing about the face under them.
+        glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
+        warped = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
+        valid = (
+            cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H), flags=cv2.INTER_NEAREST)
+            > 0
+        )
+        if self.t.bandpass_sigma > 0:  # the band-pass smears the border of the view: keep clear of it
+            valid = cv2.erode(valid.astype(np.uint8), _K5).astype(bool)
+        return warped, valid & self._inner & ~glare
+
+    def _tournament(self, obs: np.ndarray, valid: np.ndarray, family: np.ndarray) -> tuple[int, float, float, float]:
+        """Best member of a look-alike family, judged where each rival differs from it.
+
+        The leader on the whole card duels the next few rivals, each duel decided only on the
+        pixels where the two faces differ; a rival that wins its duel takes the lead once.
+        Returns (card index, worst duel similarity, worst duel margin, worst duel coverage).
+        """
+        sparse = valid & _CHECKER  # half the pixels are plenty to rank the members
+        thumbs = self._cmp_grey if self._grey else self._cmp_colour
+        whole = correlate(obs[sparse], thumbs[family][:, sparse])
+        order = [int(family[i]) for i in np.argsort(-whole)[: self.t.rivals + 1]]
+        if len(order) == 1:
+            return order[0], float(whole.max(initial=0.0)), 1.0, float(valid.mean())
+        leader = order[0]
+        for _ in range(2):
+            results = []
+            for rival in order:
+                if rival == leader:
+                    continue
+                sa, sb, cov = self._duel(obs, valid, leader, rival)
+                results.append((sa, sb, cov, rival))
+            lost = [r for r in results if r[1] > r[0]]
+            if not lost:
+                break
+            leader = max(lost, key=lambda r: r[1] - r[0])[3]
+        sim = min(r[0] for r in results)
+        margin = min(r[0] - r[1] for r in results)
+        cov = min(r[2] for r in results)
+        return leader, float(sim), float(margin), float(cov)
+
+    def _differ_mask(self, a: int, b: int) -> np.ndarray:
+        """Where cards a and b differ (dilated for context), cached per pair."""
+        key = (a, b) if a < b else (b, a)
+        mask = self._masks.get(key)
+        if mask is None:
+            ta, tb = self._thumbs_f[a], self._thumbs_f[b]
+            differ = (np.abs(ta - tb).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+            differ = cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool)
+            mask = differ & self._inner
+            if len(self._masks) > 20000:
+                self._masks.clear()
+            self._masks[key] = mask
+        return mask
+
+    def _duel(self, obs: np.ndarray, valid: np.ndarray, a: int, b: int) -> tuple[float, float, float]:
+        differ = self._differ_mask(a, b)
+        total = int(differ.sum())
+        use = differ & valid
+        n = int(use.sum())
+        if total == 0 or n < 20:
+            return 0.0, 0.0, 0.0 if total else 1.0
+        thumbs = self._cmp_grey if self._grey else self._cmp_colour
+        s = correlate(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
+        return float(s[0]), float(s[1]), n / total
+
+
+_DIFF_LEVEL = 45
+_SAME_PLACE_PX = 8.0
+_CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pixels
+_K2 = np.ones((2, 2), np.uint8)
+_K5 = np.ones((5, 5), np.uint8)
+_K3 = np.ones((3, 3), np.uint8)
+
+
+def _card_corners_in_frame(h: np.ndarray) -> np.ndarray | None:
+    """Frame positions of the card corners, or None if the homography is implausible."""
+    try:
+        inv = np.linalg.inv(h)
+    except np.linalg.LinAlgError:
+        return None
+    card = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]]).reshape(-1, 1, 2)
+    quad = cv2.perspectiveTransform(card, inv).reshape(4, 2)
+    if not np.isfinite(quad).all() or not cv2.isContourConvex(quad.astype(np.float32)):
+        return None
+    area = cv2.contourArea(quad.astype(np.float32))
+    if area < 0.03 * 640 * 480 or area > 6 * 640 * 480:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    if sides.min() < 0.2 * sides.max():
+        return None
+    return quad
+
+
+def _confidence(sim: float, margin: float, inliers: int, t: Thresholds) -> float:
+    """A [0, 1] confidence for display and diagnosis (decisions use the thresholds directly)."""
+    s = float(np.clip(sim, 0.0, 1.0))
+    m = float(np.clip(margin / (2 * t.min_margin), 0.0, 1.0))
+    i = float(np.clip(inliers / (2 * t.min_inliers), 0.0, 1.0))
+    return round(s * (0.5 + 0.5 * m) * (0.5 + 0.5 * i), 4)

@@ -1,0 +1,86 @@
+"""Topic names and payloads: the one place that decides what goes where on the broker.
+
+Public topics carry only what the service put in `Update.public` and `Update.events` (plus a
+sequence number and the schema version); a team's view goes to that team's topic alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from device.box.service import PUBLIC_SCHEMA
+
+ROOT = "houston"
+ONLINE = b"online"
+OFFLINE = b"offline"
+
+
+@dataclass(frozen=True)
+class Topics:
+    """The box's topics under houston/<box>/."""
+
+    box: str
+
+    @property
+    def base(self) -> str:
+        return f"{ROOT}/{self.box}"
+
+    @property
+    def availability(self) -> str:
+        return f"{self.base}/availability"
+
+    @property
+    def state(self) -> str:
+        return f"{self.base}/state"
+
+    @property
+    def events(self) -> str:
+        return f"{self.base}/events"
+
+    def team(self, team: str) -> str:
+        return f"{self.base}/team/{team}"
+
+    @property
+    def commands(self) -> str:
+        """Ordinary commands (any user the ACL lets write them: teams, admin)."""
+        return f"{self.base}/cmd/+"
+
+    @property
+    def admin_commands(self) -> str:
+        """Privileged commands: only `admin` may write here (firmware_config/mosquitto/acl)."""
+        return f"{self.base}/admin/cmd/+"
+
+    def command(self, name: str, *, admin: bool = False) -> str:
+        return f"{self.base}/{'admin/' if admin else ''}cmd/{name}"
+
+    @staticmethod
+    def reply(command_topic: str) -> str:
+        return f"{command_topic}/reply"
+
+    def parse_command(self, topic: str) -> tuple[str, bool] | None:
+        """(command name, privileged) for a command topic, None for anything else."""
+        for prefix, privileged in ((f"{self.base}/cmd/", False), (f"{self.base}/admin/cmd/", True)):
+            if topic.startswith(prefix):
+                name = topic[len(prefix):]
+                if name and "/" not in name:
+                    return name, privileged
+        return None
+
+
+def encode(value: Any) -> bytes:
+    """Compact JSON, keys in a stable order, so equal views give byte-equal payloads."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")
+
+
+def state_payload(seq: int, public: dict[str, Any]) -> bytes:
+    return encode({**public, "schema": PUBLIC_SCHEMA, "seq": seq})
+
+
+def event_payload(seq: int, event: dict[str, Any]) -> bytes:
+    return encode({**event, "schema": PUBLIC_SCHEMA, "seq": seq})
+
+
+def team_payload(seq: int, team: str, view: dict[str, Any]) -> bytes:
+    return encode({"schema": PUBLIC_SCHEMA, "seq": seq, "team": team, "view": view})
