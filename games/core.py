@@ -245,7 +245,9 @@ def say(key: str, **params: Any) -> Say:
 @dataclass(frozen=True)
 class Prompt:
     """What the box waits for now: the words to speak, the input patterns it accepts, the
-    buttons to light. `finished` marks a game that accepts nothing more."""
+    buttons to light. `finished` marks a game that accepts nothing more. A pattern ending in `*`
+    (`choose:damage:*`) accepts every choice that starts with what precedes the star: a command
+    with typed fields the game's `check` parses (an additive extension; no game needs it)."""
 
     ask: Say
     accepts: tuple[str, ...]
@@ -255,7 +257,10 @@ class Prompt:
     def allows(self, inp: Input) -> bool:
         """True if the input is of a kind this prompt waits for (rules may still refuse it)."""
         pattern = input_pattern(inp)
-        return pattern in self.accepts or (isinstance(inp, Scan) and "scan" in self.accepts)
+        if pattern in self.accepts or (isinstance(inp, Scan) and "scan" in self.accepts):
+            return True
+        return isinstance(inp, Choose) and any(
+            p.startswith("choose:") and p.endswith("*") and pattern.startswith(p[:-1]) for p in self.accepts)
 
 
 # --- Games ----------------------------------------------------------------------------------
@@ -433,7 +438,7 @@ def inputs_of_patterns(patterns: Sequence[str], cards: Sequence[str]) -> list[In
         kind, _, arg = pattern.partition(":")
         if kind in ("press", "hold"):
             inputs.append(Press(arg, hold=kind == "hold"))
-        elif kind == "choose":
+        elif kind == "choose" and not arg.endswith("*"):  # a wildcard names no one input
             inputs.append(Choose(arg))
         elif kind == "scan":
             inputs.extend(Scan(card) for card in cards)
