@@ -25,8 +25,9 @@ class DogRecord:
 
 @dataclass(frozen=True)
 class Campaign:
-    """Scenarios played, every dog's XP and level, stickers applied, equipment unlocked, story
-    choices, the Game Runner's XP and the enemy upgrades bought."""
+    """Scenarios played, every dog's XP and level, stickers applied, equipment unlocked by
+    scenarios (on top of what the data file marks unlocked from the start), story choices, the
+    Game Runner's XP and the enemy upgrades bought."""
 
     scenarios: tuple[str, ...]
     dogs: tuple[tuple[str, DogRecord], ...]
@@ -45,7 +46,7 @@ def initial(cat: Catalog) -> Campaign:
         scenarios=(),
         dogs=tuple((d, DogRecord(0, cat.level_for(0))) for d in cat.dogs),
         stickers=(),
-        unlocked=tuple(e.id for e in cat.equipment.values() if e.unlocked),
+        unlocked=(),
         choices=(),
         gr_xp=0,
         upgrades=(),

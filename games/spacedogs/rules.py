@@ -96,7 +96,8 @@ class Spacedogs(Game[SDState]):
         raw_campaign = options.get("campaign")
         campaign = camp.initial(cat) if raw_campaign is None else camp.from_json(raw_campaign, cat)
         loadouts = _loadouts(options, cat, dogs)
-        lo.check_team(cat, loadouts, {d: campaign.dog(d).level for d in dogs}, campaign.unlocked)
+        usable = (*(e.id for e in cat.equipment.values() if e.unlocked), *campaign.unlocked)
+        lo.check_team(cat, loadouts, {d: campaign.dog(d).level for d in dogs}, usable)
         spec = cat.scenarios[scenario]
         state_dogs = tuple(
             Dog(id=d, colour=cat.dogs[d].colour, health=cat.numbers.max_health, temper=cat.numbers.balanced,
