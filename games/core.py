@@ -399,6 +399,23 @@ class Game(ABC, Generic[S]):
         `state` (card ids in hands, roles, hidden outcomes). Used by the never-secret tests."""
         return frozenset()
 
+    # --- a campaign kept across games (additive: the default means "no campaign") ------------
+
+    def campaign_initial(self) -> dict[str, Any] | None:
+        """A new campaign's snapshot (JSON-able), or None for a game without a campaign. The box
+        keeps the snapshot in its campaign store and passes it to `setup` as option `campaign`,
+        so it is journaled with the game and a replay needs nothing else."""
+        return None
+
+    def campaign_check(self, data: Any) -> dict[str, Any]:
+        """Parse a snapshot from outside (the store, an imported file) field by field; return it
+        in canonical form or raise `SetupError` naming what is wrong."""
+        raise SetupError("no_campaign", {"game": self.info.id})
+
+    def campaign_after(self, state: S) -> dict[str, Any] | None:
+        """The snapshot to keep once the game is over (None: keep the one it started with)."""
+        return None
+
     # --- cards ------------------------------------------------------------------------------
 
     def cards(self) -> Cards:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from device.box.campaign_store import CampaignError
+from device.box.campaigns import Campaigns
 from device.box.chance import Drawer, draw_all
 from device.box.journal import EntryUnreadable, GameRecord, Journal, JournalError
 from device.hardware.voice.render import render
@@ -84,6 +86,7 @@ class Service:
         drawer: Drawer | None = None,
         outlets: Iterable[Outlet] = (),
         notes: Iterable[str] = (),
+        campaigns: Campaigns | None = None,
     ) -> None:
         if default_game not in game_ids():
             raise UnknownGame(f"unknown game {default_game!r}; installed: {', '.join(game_ids())}")
@@ -105,6 +108,7 @@ class Service:
         self.tick_hooks: list[Callable[[], None]] = []
         self.tick_seconds = 0.5
         self.notes = [say(key) for key in notes]  # said once at start (e.g. journal damaged)
+        self.campaigns = campaigns or Campaigns(journal.path.parent)  # beside the journal
 
     # --- thread and queue ------------------------------------------------------------------
 
@@ -237,6 +241,7 @@ class Service:
             return self._refuse(RuleError("game_running"))
         try:
             game = load_game(game_id)
+            options = self.campaigns.options_for(game, options)  # campaign hook: journaled with the game
             session = Session.start(game, dict(options))
         except UnknownGame:
             return self._refuse(RuleError("unknown_game", {"game": game_id}))
@@ -290,6 +295,11 @@ class Service:
 
     def _finish(self, session: Session, over: GameOver) -> None:
         assert self.record is not None
+        try:  # campaign hook: what a finished game leaves for the next one
+            self.campaigns.finish(session.game, session.state, f"journal game {self.record.id}")
+        except (CampaignError, RuleError) as exc:
+            log.error("campaign not saved: %s", exc)
+            self._emit([say("campaign_save_failed")], [])
         self.journal.end_game(self.record.id, {"reason": over.reason, "winners": list(over.winners)})
         self.finished, self.session, self.record = session, None, None
         self._emit([], [])  # the idle prompt that follows says the game is over

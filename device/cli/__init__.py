@@ -20,6 +20,7 @@ from device.box.config import ConfigError, resolve_data_dir
 COMMAND_MODULES: tuple[str, ...] = (
     "device.cli.commands.run",
     "device.cli.commands.journal_tools",
+    "device.cli.commands.campaign",
     "device.cli.commands.bench",
     "device.simulation.demo",
     "device.hardware.vision.cli",

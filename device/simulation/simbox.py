@@ -174,6 +174,7 @@ class SimBox:
         self.service.stop()
         self.panel.close()
         self.journal.close()
+        self.service.campaigns.close()
         self.factory.reset()
 
     def __enter__(self) -> SimBox:

@@ -239,6 +239,7 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
             buzzer.close()
         panel.close()
         journal.close()
+        service.campaigns.close()
     return 0
 
 
