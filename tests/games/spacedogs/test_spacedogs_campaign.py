@@ -138,11 +138,9 @@ def test_the_service_keeps_the_campaign_across_games_and_boxes(tmp_path: Path) -
 
 
 def test_a_client_cannot_smuggle_its_own_campaign(tmp_path: Path) -> None:
-    fake = GAME.campaign_initial()
-    assert fake is not None
-    fake["gr_xp"] = 999
-    with make_box(tmp_path, "spacedogs", {"dogs": ["nova"], "campaign": fake}) as box:
-        assert box.session.state.campaign.gr_xp == 0
+    with make_box(tmp_path, "spacedogs", {"dogs": ["nova"], "campaign": "forged"}) as box:
+        assert box.session.state.campaign.gr_xp == 0  # the store's (a new) campaign, not the client's
+        assert box.journal.games()[-1].options["campaign"] == GAME.campaign_initial()
 
 
 def test_a_damaged_stored_campaign_stops_the_start_with_words(tmp_path: Path) -> None:
