@@ -399,6 +399,14 @@ class Game(ABC, Generic[S]):
         `state` (card ids in hands, roles, hidden outcomes). Used by the never-secret tests."""
         return frozenset()
 
+    # --- who may send what -----------------------------------------------------------------
+
+    def choice_audience(self, option: str) -> str | None:
+        """The one team (a `teams` audience, e.g. a game runner) that alone may send this choice
+        over the network, or None if anyone may (the default). The box knows the sender from the
+        team's own command topic; the admin may always send it. Additive to the contract."""
+        return None
+
     # --- a campaign kept across games (additive: the default means "no campaign") ------------
 
     def campaign_initial(self) -> dict[str, Any] | None:

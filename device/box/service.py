@@ -23,8 +23,10 @@ from device.box.campaign_store import CampaignError
 from device.box.campaigns import Campaigns
 from device.box.chance import Drawer, draw_all
 from device.box.commands import (
+    ADMIN_SENDER,
     ChooseCommand,
     Command,
+    NotAllowed,
     PressCommand,
     RepeatCommand,
     ScanCommand,
@@ -363,7 +365,8 @@ class Service:
         if isinstance(command, PressCommand):
             return self.press(command.press)
         if isinstance(command, ChooseCommand):
-            return self.submit(command.choice)
+            refusal = self._choice_refusal(command)
+            return self._refuse(refusal) if refusal is not None else self.submit(command.choice)
         if isinstance(command, ScanCommand):
             return self.submit(command.scan)
         if isinstance(command, UndoCommand):
@@ -375,6 +378,16 @@ class Service:
         if isinstance(command, StartGameCommand):
             return self.start_game(command.game or self.selected, command.options)
         raise TypeError(f"not a command: {command!r}")  # pragma: no cover - the union is closed
+
+    def _choice_refusal(self, command: ChooseCommand) -> RuleError | None:
+        """A choice the game keeps for one audience (e.g. its game runner) from anyone else."""
+        if self.session is None:
+            return None
+        audience = getattr(self.session.game, "choice_audience", None)  # pre-contract games: none
+        wanted = audience(command.choice.option) if audience is not None else None
+        if wanted is None or command.sender in (wanted, ADMIN_SENDER):
+            return None
+        return NotAllowed("not_allowed", {"command": "choose"})
 
     # --- showing -----------------------------------------------------------------------------
 

@@ -141,11 +141,14 @@ class SimBox:
     def choose(self, option: str) -> None:
         self.submit(Choose(option))
 
-    def command(self, name: str, payload: Mapping[str, Any], privileged: bool = False) -> dict[str, Any]:
-        """A command as MQTT would deliver it: parsed at the edge, then handled by the service."""
+    def command(self, name: str, payload: Mapping[str, Any], privileged: bool = False,
+                team: str | None = None) -> dict[str, Any]:
+        """A command as MQTT would deliver it: parsed at the edge, then handled by the service.
+        `team`: sent on that team's own command topic (the sender is known)."""
         replies: list[dict[str, Any]] = []
+        user = User.TEAM if team is not None else User.ADMIN if privileged else User.DISPLAY
         try:
-            command = parse_command(name, dict(payload), User.ADMIN if privileged else User.DISPLAY)
+            command = parse_command(name, dict(payload), user, team)
         except RuleError as exc:
             self.service.post(RefuseJob(exc, replies.append))
         else:

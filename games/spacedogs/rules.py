@@ -16,6 +16,7 @@ from games.spacedogs import demo
 from games.spacedogs import loadout as lo
 from games.spacedogs import phases as ph
 from games.spacedogs.catalog import Catalog, Loadout, catalog
+from games.spacedogs.commands import GR_ONLY
 from games.spacedogs.state import (
     BEGINNING,
     DISCARD,
@@ -128,6 +129,10 @@ class Spacedogs(Game[SDState]):
         if team == GR_TEAM:
             return gr_view(state, catalog())
         return dog_view(state, catalog(), team)
+
+    def choice_audience(self, option: str) -> str | None:
+        """The Game Runner's commands (damage, XP, goals, ...) come only from the `gr` user."""
+        return GR_TEAM if option.split(":", 1)[0] in GR_ONLY else None
 
     def secrets(self, state: SDState) -> frozenset[str]:
         """The hidden agenda goals' texts, until the end scene reveals them."""

@@ -129,7 +129,8 @@ def controls(state: SDState) -> dict[str, Any]:
 def gr_view(state: SDState, cat: Catalog) -> dict[str, Any]:
     return {
         "game": "spacedogs", "team": GR_TEAM,
-        "goals": [{"id": g.id, "text": g.text, "xp": g.xp, "achieved": g.achieved} for g in state.goals],
+        "goals": [{"id": g.id, "name": g.text, "text": g.text, "xp": g.xp, "achieved": g.achieved}
+                  for g in state.goals],
         "xp": state.gr_earned(), "campaign_xp": state.campaign.gr_xp,
         "widgets": [w.table("Hidden agenda", ["goal", "text", "XP", "achieved"], _goal_rows(state)),
                     controls(state)],

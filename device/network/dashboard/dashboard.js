@@ -217,8 +217,12 @@ function renderTeamView(data) {
   if (!show(box, Boolean(view))) return;
   box.style.setProperty("--c", colourOf(data.team));
   box.append(el("h2", {}, `Team ${data.team} only`));
+  for (const widget of Array.isArray(view.widgets) ? view.widgets : []) {  // kinds another file registers
+    const draw = (window.HOUSTON_WIDGETS || {})[widget && widget.kind];
+    if (typeof draw === "function") box.append(draw(widget));
+  }
   for (const [key, value] of Object.entries(view)) {
-    if (key === "game" || key === "team") continue;
+    if (key === "game" || key === "team" || key === "widgets") continue;
     if (Array.isArray(value)) box.append(el("h3", {}, words(key)), cardList(value));
     else if (value === null || typeof value !== "object") box.append(el("p", {}, `${words(key)}: ${value}`));
   }

@@ -18,7 +18,8 @@ from pathlib import Path
 from games.core import TEAM_COLOURS
 
 REPO_ACL = Path(__file__).resolve().parents[3] / "firmware_config" / "mosquitto" / "acl"
-USERS: tuple[str, ...] = ("box", "dashboard", "admin", "homeassistant", *TEAM_COLOURS)
+# `gr`: a game runner's phone (a private audience with its own command topic, like a team).
+USERS: tuple[str, ...] = ("box", "dashboard", "admin", "homeassistant", *TEAM_COLOURS, "gr")
 
 
 class BrokerError(RuntimeError):

@@ -7,7 +7,8 @@ validation and journal as a button; a command that does not parse is refused the
 table hears why. The answer goes to `<command topic>/reply`, zigbee2mqtt style:
 {"status": "ok"|"error", ...}, echoing a "transaction" field if the request carried one.
 Privilege comes from the topic alone: only `admin` may write admin/cmd (the broker's ACL), so a
-scan (which names a card) is accepted from there and refused from cmd/.
+scan (which names a card) is accepted from there and refused from cmd/. Likewise only a team's
+user may write team/<team>/cmd/<name>: a command there comes from that team (a game runner's).
 """
 
 from __future__ import annotations
@@ -47,9 +48,16 @@ class CommandHandler:
     def handle(self, topic: str, payload: bytes) -> bool:
         """Handle one message; False if `topic` is not a command topic of this box."""
         parsed = self.topics.parse_command(topic)
-        if parsed is None:
+        team_parsed = self.topics.parse_team_command(topic) if parsed is None else None
+        if parsed is None and team_parsed is None:
             return False
-        name, privileged = parsed
+        if parsed is not None:
+            name, privileged = parsed
+            user, team = (User.ADMIN if privileged else User.DISPLAY), None
+        else:
+            assert team_parsed is not None
+            name, team = team_parsed
+            user = User.TEAM
         reply_topic = Topics.reply(topic)
         body, problem = self._parse(payload)
         transaction = body.pop(TRANSACTION, None) if body is not None else None
@@ -58,7 +66,7 @@ class CommandHandler:
             answer(problem or error_reply("malformed_input", "not understood"))
             return True
         try:
-            command = parse_command(name, body, User.ADMIN if privileged else User.DISPLAY)
+            command = parse_command(name, body, user, team)
         except RuleError as exc:
             self.post(RefuseJob(exc, answer))
             return True

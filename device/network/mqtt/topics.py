@@ -52,6 +52,25 @@ class Topics:
         """Privileged commands: only `admin` may write here (firmware_config/mosquitto/acl)."""
         return f"{self.base}/admin/cmd/+"
 
+    @property
+    def team_commands(self) -> str:
+        """A team's own commands: only that team's user may write team/<team>/cmd (the ACL's
+        pattern), so the sender is known (a game runner's numbers, for instance)."""
+        return f"{self.base}/team/+/cmd/+"
+
+    def team_command(self, team: str, name: str) -> str:
+        return f"{self.base}/team/{team}/cmd/{name}"
+
+    def parse_team_command(self, topic: str) -> tuple[str, str] | None:
+        """(command name, team) for a team's own command topic, None for anything else."""
+        prefix = f"{self.base}/team/"
+        if not topic.startswith(prefix):
+            return None
+        parts = topic[len(prefix):].split("/")
+        if len(parts) != 3 or parts[1] != "cmd" or not parts[0] or not parts[2]:
+            return None
+        return parts[2], parts[0]
+
     def command(self, name: str, *, admin: bool = False) -> str:
         return f"{self.base}/{'admin/' if admin else ''}cmd/{name}"
 
