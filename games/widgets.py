@@ -15,6 +15,8 @@ Kinds:
 - `log`      a list of lines, newest last
 - `cards`    named cards with a line of text each (private views: a hand)
 - `banner`   one big line (the winner, a reveal) with an optional detail line
+- `controls` forms of commands a private audience sends (a game runner's numbers); drawn by
+             device/network/dashboard/controls.js, sent as `choose` on the user's own command topic
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 Widget = dict[str, Any]
-KINDS: tuple[str, ...] = ("teams", "counters", "dice", "disc", "slots", "table", "log", "cards", "banner")
+KINDS: tuple[str, ...] = ("teams", "counters", "dice", "disc", "slots", "table", "log", "cards", "banner",
+                          "controls")
 
 
 def counter(label: str, value: int | str) -> dict[str, Any]:
@@ -80,6 +83,12 @@ def cards(title: str, items: Sequence[Mapping[str, Any]]) -> Widget:
 
 def banner(title: str, text: str, detail: str = "") -> Widget:
     return {"kind": "banner", "title": title, "text": text, "detail": detail}
+
+
+def controls(title: str, forms: Sequence[Mapping[str, Any]]) -> Widget:
+    """forms: {"command", "label", "fields": [{"name", "type": "number"|"choice", "min", "options"}]};
+    a form sends `choose` with the option "<command>:<field>:<field>..." (the game parses it)."""
+    return {"kind": "controls", "title": title, "forms": [dict(f) for f in forms]}
 
 
 def view(

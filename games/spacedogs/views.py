@@ -10,7 +10,6 @@ from typing import Any
 
 from games import widgets as w
 from games.spacedogs.catalog import Catalog
-from games.spacedogs.commands import GR_ONLY
 from games.spacedogs.state import ACTIVATION, EXPLORATION, GR, OVER, SDState
 
 GR_TEAM = "gr"
@@ -123,7 +122,7 @@ def controls(state: SDState) -> dict[str, Any]:
         {"command": "explore:end", "label": "Exploration mode (end)", "fields": []},
         {"command": "end", "label": "End the scenario", "fields": []},
     ]
-    return {"kind": "controls", "title": "Game Runner", "forms": forms, "gr_only": list(GR_ONLY)}
+    return w.controls("Game Runner", forms)
 
 
 def gr_view(state: SDState, cat: Catalog) -> dict[str, Any]:
