@@ -19,7 +19,7 @@ from device.cli.commands.journal_tools import export_lines, replay_lines
 from device.network.mqtt.link import start_mqtt
 from device.simulation.demo_camera import attach_camera
 from device.simulation.simbox import SimBox
-from games.core import digest
+from games.core import Press, digest
 from games.registry import game_ids, load_game
 
 
@@ -45,8 +45,29 @@ def play_dog(box: SimBox) -> None:
     box.press("repeat")
 
 
+def play_policy(game_id: str) -> Any:
+    """A game's own demo policy (`Game.demo_input`) played on the panel: presses and holds through
+    the mock pins, choices as a display's local input, BACK as the BACK button."""
+
+    def play(box: SimBox) -> None:
+        game = load_game(game_id)
+        reply = box.command("start_game", {"game": game_id, "options": game.demo_options()})
+        if reply["status"] != "ok":
+            return
+        step = 0
+        while box.session is not None and (inp := game.demo_input(box.session.state, step)) is not None:
+            if isinstance(inp, Press):
+                box.press(inp.button, hold=inp.hold)
+            else:
+                box.submit(inp)
+            step += 1
+
+    return play
+
+
 def demo_scripts() -> dict[str, Any]:
-    """game id -> play(box): the dice here, other games from device/simulation/demos/<id>.py."""
+    """game id -> play(box): the dice here, other games from device/simulation/demos/<id>.py, else
+    the game's own demo policy when it declares one (`demo_options`)."""
     scripts: dict[str, Any] = {"dog": play_dog}
     for game in game_ids():
         if game in scripts:
@@ -54,6 +75,8 @@ def demo_scripts() -> dict[str, Any]:
         try:
             module = importlib.import_module(f"device.simulation.demos.{game}")
         except ModuleNotFoundError:
+            if load_game(game).demo_options():
+                scripts[game] = play_policy(game)
             continue
         scripts[game] = module.play
     return scripts

@@ -166,7 +166,7 @@ def spend_action(state: SDState, cat: Catalog) -> tuple[SDState, list[Effect]]:
     state = replace(state, active=replace(state.active, actions=left))
     if left == 0:
         return end_activation(state, cat)
-    return state, [say("actions_left", dog=state.active.dog, actions=left)]
+    return state, []  # the prompt that follows says how many actions are left
 
 
 def end_activation(state: SDState, cat: Catalog) -> tuple[SDState, list[Effect]]:

@@ -134,3 +134,44 @@ def test_demo_policy_shows_a_round_an_interlude_a_back_and_a_refusal() -> None:
     assert Press(BACK) in [GAME.demo_input(d.state, i) for i in range(step)]
     assert Choose("explore:end") in [GAME.demo_input(d.state, i) for i in range(step)]
     assert d.state.dog("orion").health == CAT.numbers.max_health - 1  # the Orion example
+
+
+def test_every_word_the_rules_say_is_in_the_catalogue() -> None:
+    import random
+    import string
+
+    from games.core import Input, RuleError
+    from games.data import messages
+
+    catalogue = messages("games.spacedogs")
+    seen: dict[str, set[str]] = {}
+
+    def note(key: str, params: dict) -> None:
+        seen.setdefault(key, set()).update(params)
+
+    rng = random.Random(7)
+    probes: list[Input] = [Press(c) for c in ("red", "yellow", "green", "blue", "purple", "white", "ok")]
+    probes += [Choose(o) for o in ("damage:nova:3:receive", "activate:thugs", "help:orion", "stance:nova:x",
+                                   "item:nova:use", "xp:nova:3", "story:spare", "upgrade:turret_core")]
+    for _ in range(30):
+        dogs = rng.sample(list(CAT.dogs), rng.randint(1, 4))
+        d = Driver({"dogs": dogs, "scenario": rng.choice(sorted(CAT.scenarios))})
+        for _ in range(200):
+            prompt = GAME.prompt(d.state)
+            note(prompt.ask.key, dict(prompt.ask.params))
+            for probe in probes:
+                try:
+                    GAME.validate(d.state, probe) if prompt.allows(probe) else None
+                except RuleError as err:
+                    note(err.key, err.params)
+            legal = GAME.legal_inputs(d.state)
+            if not legal:
+                break
+            for e in d.send(GAME.random_input(d.state, legal, rng.randrange)):
+                if isinstance(e, Say):
+                    note(e.key, dict(e.params))
+    fields = {k: {f for _, f, _, _ in string.Formatter().parse(v) if f} for k, v in catalogue.items()}
+    missing = sorted(k for k in seen if k not in catalogue)
+    assert not missing
+    assert all(fields[k] <= seen[k] for k in seen), {k: fields[k] - seen[k] for k in seen if fields[k] - seen[k]}
+    assert len(seen) > 40
