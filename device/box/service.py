@@ -311,17 +311,15 @@ class Service:
         except Exception as exc:
             return self._journal_failed(exc)
         effects = session.submit(inp, outcomes, seq)
-        words = [e for e in effects if isinstance(e, Say)]
-        self._emit(words, effects)
         if session.over is not None:
-            self._finish(session, session.over)
+            self._finish(session, session.over)  # so the prompt said next is the idle one
+        self._emit([e for e in effects if isinstance(e, Say)], effects)
         return {"status": "ok", "seq": seq}
 
     def _finish(self, session: Session, over: GameOver) -> None:
         if self.record is not None:
             self.journal.end_game(self.record.id, {"reason": over.reason, "winners": list(over.winners)})
         self.finished, self.session, self.record = session, None, None
-        self._emit([], [])  # the idle prompt that follows says the game is over
 
     def undo(self) -> Reply:
         session, record = self.session, self.record
