@@ -50,6 +50,7 @@ from games.core import (
     GameOver,
     Input,
     Light,
+    NothingToUndo,
     Press,
     Prompt,
     RuleError,
@@ -324,7 +325,7 @@ class Service:
     def undo(self) -> Reply:
         session, record = self.session, self.record
         if session is None or record is None or not session.undo_stack:
-            return self._refuse(RuleError("nothing_to_undo"))
+            return self._refuse(NothingToUndo("nothing_to_undo"))
         try:
             self.journal.append(record.id, "undo", None, {})
         except Exception as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -23,14 +23,6 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
 class CameraError(RuntimeError):
     """The camera could not be opened or stopped delivering; str() says what to check."""
-
-
-class FrameSource(Protocol):
-    name: str
-
-    def read(self) -> Frame | None: ...
-
-    def close(self) -> None: ...
 
 
 class _Iterable:
