@@ -117,7 +117,7 @@ class Service:
         self._queue: queue.Queue[Job] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self.tick_hooks: list[Callable[[], None]] = []
+        self.tick_hooks: list[Callable[[], object]] = []
         self.tick_seconds = 0.5
         self.notes = [say(key) for key in notes]  # said once at start (e.g. journal damaged)
 

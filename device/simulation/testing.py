@@ -86,9 +86,10 @@ def play_watching_secrets(game: Game, box: SimBox, probe: Probe, seed: int, max_
         box.give(game.random_input(state, legal, rng.randrange))
         inputs += 1
         wait_delivered(probe, box)
-        if box.session is None:
+        now = box.service.session
+        if now is None:
             break  # the game is over: what it reveals at the end is no longer secret
-        secrets = game.secrets(box.session.state)
+        secrets = game.secrets(now.state)
         seen |= secrets
         new = probe.messages[checked:]
         checked += len(new)

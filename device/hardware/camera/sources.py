@@ -52,7 +52,7 @@ class PiCameraSource(_Iterable):
 
     def __init__(self, size: tuple[int, int] = (640, 480), max_exposure_us: int = 10_000) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError as exc:
             raise CameraError("picamera2 is not installed (apt install python3-picamera2)") from exc
         if not Picamera2.global_camera_info():
