@@ -87,7 +87,7 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
     tallies: dict[str, Counter[str]] = {}
     sums: dict[str, float] = {}
     finished = steps = 0
-    started, cpu_started = time.perf_counter(), time.process_time()
+    started = time.perf_counter()
     for _ in range(games):
         played = play_one(game, options, rng)
         finished += played.finished
@@ -98,7 +98,6 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
             elif isinstance(value, int | float) and not isinstance(value, bool):
                 sums[key] = sums.get(key, 0.0) + value
     seconds = time.perf_counter() - started
-    cpu_seconds = time.process_time() - cpu_started  # this process's own CPU time: fair on a busy machine
     return {
         "game": game_id,
         "games": games,
@@ -110,8 +109,6 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
         "means": {k: v / games for k, v in sorted(sums.items())},
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
-        "cpu_seconds": round(cpu_seconds, 3),
-        "games_per_cpu_second": round(games / cpu_seconds, 1) if cpu_seconds > 0 else None,
     }
 
 
