@@ -132,8 +132,8 @@ def apply_attack(state: SDState, cat: Catalog, attack: Attack) -> tuple[SDState,
             lost = (damage.received(attack.amount, plating=group.plating, cover=attack.cover,
                                     shields=attack.shields) if attack.receive else attack.amount)
             after = damage.suffer(before, lost)
-            health = tuple(after if i == fig.index else h for i, h in enumerate(group.health))
-            state = state.with_group(replace(group, health=health))
+            figures = tuple(after if i == fig.index else h for i, h in enumerate(group.health))
+            state = state.with_group(replace(group, health=figures))
             effects.append(say("enemy_suffers", figure=fig.name(), damage=lost, health=after))
             if after == 0 and before > 0:
                 effects.append(say("enemy_defeated", figure=fig.name()))

@@ -104,7 +104,7 @@ def dog_view(state: SDState, cat: Catalog, colour: str) -> dict[str, Any]:
 def controls(state: SDState) -> dict[str, Any]:
     """The `controls` widget: the Game Runner's commands as forms (device/network/dashboard/controls.js)."""
     figures = [d.id for d in state.dogs] + [f"{g.id}.{i + 1}" for g in state.groups for i in range(len(g.health))]
-    forms = [
+    forms: list[dict[str, Any]] = [
         {"command": "damage", "label": "Damage a figure", "fields": [
             {"name": "figure", "type": "choice", "options": figures},
             {"name": "amount", "type": "number", "min": 1},
