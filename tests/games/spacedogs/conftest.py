@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import shutil
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -69,11 +70,35 @@ def sd_probes(sd_broker: Broker) -> Iterator[Callable[..., Probe]]:
         p.close()
 
 
-@pytest.fixture(scope="module")  # one Playwright at a time: tests/dashboard starts its own
-def sd_browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+class ChromiumThread:
+    """Headless Chromium owned by a thread of its own: Playwright's sync API refuses to start in a
+    thread where another folder's Playwright (tests/dashboard's, session-wide) already runs its
+    loop, so this folder's pages live on a worker thread. `run(fn)` calls fn(browser) there."""
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sd-chromium")
+        self.pool.submit(self._start).result(timeout=60)
+
+    def _start(self) -> None:
+        from playwright.sync_api import sync_playwright
+
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+
+    def run(self, fn: Callable[[Any], Any]) -> Any:
+        return self.pool.submit(fn, self.browser).result(timeout=120)
+
+    def close(self) -> None:
+        def stop() -> None:
+            self.browser.close()
+            self.playwright.stop()
+
+        self.pool.submit(stop).result(timeout=60)
+        self.pool.shutdown()
+
+
+@pytest.fixture(scope="module")
+def sd_chromium() -> Iterator[ChromiumThread]:
+    chromium = ChromiumThread()
+    yield chromium
+    chromium.close()

@@ -25,9 +25,13 @@ def _until(page, condition, seconds: float = 5.0) -> bool:
     return condition()
 
 
-def test_gr_page_sends_damage_and_shows_the_reply(sd_linked, sd_broker, sd_browser) -> None:
+def test_gr_page_sends_damage_and_shows_the_reply(sd_linked, sd_broker, sd_chromium) -> None:
     box, link = sd_linked({"dogs": ["nova", "orion"], "scenario": "s01"})
-    page = _open_gr(sd_browser, link, sd_broker)
+    sd_chromium.run(lambda browser: _gr_page_session(browser, box, link, sd_broker))
+
+
+def _gr_page_session(browser, box, link, broker) -> None:
+    page = _open_gr(browser, link, broker)
     try:
         assert CAT.scenarios["s01"].goals[0].text in page.locator("#private").text_content()
         form = page.locator("form[data-command=damage]")
@@ -71,10 +75,14 @@ def test_gr_page_sends_damage_and_shows_the_reply(sd_linked, sd_broker, sd_brows
         page.close()
 
 
-def test_a_players_page_has_no_controls_and_no_goals(sd_linked, sd_broker, sd_browser) -> None:
+def test_a_players_page_has_no_controls_and_no_goals(sd_linked, sd_broker, sd_chromium) -> None:
     _box, link = sd_linked({"dogs": ["nova"], "scenario": "s01"})
-    query = urlencode({"team": "yellow", "user": "yellow", "pass": sd_broker.passwords["yellow"]})
-    page = sd_browser.new_page()
+    sd_chromium.run(lambda browser: _players_page(browser, link, sd_broker))
+
+
+def _players_page(browser, link, broker) -> None:
+    query = urlencode({"team": "yellow", "user": "yellow", "pass": broker.passwords["yellow"]})
+    page = browser.new_page()
     try:
         page.goto(f"http://127.0.0.1:{link.http.port}/?{query}")
         page.wait_for_selector("#private:not([hidden])", timeout=8000)
