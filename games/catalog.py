@@ -23,8 +23,7 @@ def deck_cards(deck: str) -> list[str] | None:
     for game_id in game_ids():
         game = load_game(game_id)
         if game.info.deck == deck:
-            cards = getattr(game, "card_ids", None)
-            return [*(cards() if cards else ()), *BADGES]
+            return [*game.cards().ids, *BADGES]
     return None
 
 
@@ -43,7 +42,8 @@ def card_name(card: str) -> str:
         return f"the {card.removeprefix('badge-')} team badge"
     for game_id in game_ids():
         game = load_game(game_id)
-        namer = getattr(game, "card_name", None)
-        if namer is not None and card in (getattr(game, "card_ids", list)() or []):
-            return str(namer(card))
+        if game.info.deck:  # only a game with a camera deck has cards to name
+            cards = game.cards()
+            if card in cards.names:
+                return cards.name(card)
     return card

@@ -7,7 +7,6 @@ from games.core import (
     TEAM_COLOURS,
     ChanceRequest,
     Effect,
-    IllegalInput,
     Input,
     Light,
     Outcomes,
@@ -21,6 +20,7 @@ from games.core import (
 )
 from games.hwhad.cards import CAPTAIN_ID, catalogue, numbers
 from games.hwhad.deal import ORDER, SPECIALS, deal_requests, plan_deal
+from games.hwhad.errors import CardNotInDeal, CrewRefused
 from games.hwhad.state import (
     BOARDING,
     MODULES,
@@ -47,7 +47,7 @@ def crewing_prompt(state: HState) -> Prompt:
         return Prompt(listing("crew_ready", state.teams), accepts=("press:ok",), lights=(OK,))
     free = tuple(c for c in TEAM_COLOURS if c not in state.teams)
     accepts = (*(f"press:{c}" for c in TEAM_COLOURS), "scan", "press:ok")
-    return Prompt(say("crewing", teams=len(state.teams)), accepts=accepts, lights=(*free, OK))
+    return Prompt(say("crewing", count=len(state.teams)), accepts=accepts, lights=(*free, OK))
 
 
 def _joining_team(inp: Input) -> str:
@@ -58,20 +58,20 @@ def _joining_team(inp: Input) -> str:
     if inp.card.startswith(BADGE) and inp.card[len(BADGE):] in TEAM_COLOURS:
         return inp.card[len(BADGE):]
     if inp.card in catalogue():
-        raise IllegalInput("scan_badge_first")
+        raise CrewRefused("scan_badge_first")
     raise UnknownCard("unknown_card")
 
 
 def crewing_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if isinstance(inp, Press) and inp.button == OK:
         if len(state.teams) < numbers().min_teams:
-            raise IllegalInput("need_teams", {"teams": numbers().min_teams})
+            raise CrewRefused("need_teams", {"teams": numbers().min_teams})
         return deal_requests(state.teams, state.deck)
     team = _joining_team(inp)
     if team in state.teams:
-        raise IllegalInput("already_joined", {"team": team})
+        raise CrewRefused("already_joined", {"team": team})
     if len(state.teams) >= numbers().max_teams:
-        raise IllegalInput("too_many_teams", {"teams": numbers().max_teams})
+        raise CrewRefused("too_many_teams", {"teams": numbers().max_teams})
     return ()
 
 
@@ -112,7 +112,7 @@ def crewing_legal(state: HState) -> list[Input]:
 
 
 def boarding_prompt(state: HState) -> Prompt:
-    return Prompt(say("boarding", left=len(state.stack)), accepts=("scan",))
+    return Prompt(say("boarding", count=len(state.stack)), accepts=("scan",))
 
 
 def boarding_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -120,9 +120,9 @@ def boarding_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if inp.card in state.stack:
         return ()
     if inp.card in state.deck:
-        raise IllegalInput("already_dealt")
+        raise CardNotInDeal("already_dealt")
     if inp.card in catalogue():
-        raise IllegalInput("not_in_this_game")
+        raise CardNotInDeal("not_in_this_game")
     raise UnknownCard("unknown_card")
 
 
@@ -172,7 +172,7 @@ def captain_appears(state: HState) -> tuple[HState, list[Effect]]:
     team = holder(state, CAPTAIN_ID)
     if not team:
         return evolve(state, phase=TEMP_CAPTAIN), [Sound("alarm")]
-    state = evolve(state, captain_card=CAPTAIN_ID)
+    state = evolve(state, captain_card=CAPTAIN_ID, face_up=(*state.face_up, CAPTAIN_ID))
     state, effects = _welcome_captain(state, team)
     reveal: list[Effect] = [Reveal("captain"), Sound("fanfare"),
                             say("captain_revealed", team=team, name=catalogue()[CAPTAIN_ID].name)]

@@ -7,7 +7,6 @@ from games.core import (
     ChanceRequest,
     Choose,
     Effect,
-    IllegalInput,
     Input,
     Light,
     Outcomes,
@@ -21,6 +20,7 @@ from games.core import (
 )
 from games.hwhad.cards import catalogue
 from games.hwhad.ending import by_order, elimination, finish
+from games.hwhad.errors import CardNotInHand, NotEnoughTokens, OrderRefused, WrongTeam
 from games.hwhad.state import (
     START_SPACEWALK,
     SUCCESSOR_CARD,
@@ -36,7 +36,8 @@ from games.hwhad.state import (
 )
 from games.hwhad.text import listing
 
-ORDERS = ("sacrifice", "flood", "reset")
+ORDERS = ("sacrifice", "flood", "reset", "no_order")
+NO_ORDER = "no_order"  # "The captain *may* announce his order": decision C6 in docs/rules/hwhad.md
 
 
 def _scan_from_hand(state: HState, inp: Input, team: str) -> None:
@@ -45,7 +46,7 @@ def _scan_from_hand(state: HState, inp: Input, team: str) -> None:
     if inp.card not in catalogue():
         raise UnknownCard("unknown_card")
     if inp.card not in hand_of(state, team):
-        raise IllegalInput("not_in_team_hand", {"team": team})
+        raise CardNotInHand("not_in_team_hand", {"team": team})
 
 
 # --- Captain succession ---------------------------------------------------------------------
@@ -74,7 +75,7 @@ def successor_tie_prompt(state: HState) -> Prompt:
 def successor_tie_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     assert isinstance(inp, Press)
     if inp.button not in state.candidates:
-        raise IllegalInput("not_a_candidate", {"team": inp.button})
+        raise WrongTeam("not_a_candidate", {"team": inp.button})
     return ()
 
 
@@ -99,7 +100,8 @@ def successor_card_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]
 
 def successor_card_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, list[Effect]]:
     assert isinstance(inp, Scan)
-    new = evolve(state, captain=state.actor, captain_card=inp.card, actor="", phase=state.then, then="")
+    new = evolve(state, captain=state.actor, captain_card=inp.card, actor="", phase=state.then, then="",
+                 face_up=(*state.face_up, inp.card))
     return new, [Reveal("captain_card"), Sound("confirm"),
                  say("new_captain", team=new.captain, name=catalogue()[inp.card].name)]
 
@@ -118,16 +120,19 @@ def _targets(state: HState) -> tuple[str, ...]:
 
 def order_prompt(state: HState) -> Prompt:
     accepts = (*(f"choose:{o}" for o in ORDERS), *(f"press:{t}" for t in state.teams),
-               f"hold:{state.captain}", "hold:ok")
+               f"hold:{state.captain}", "hold:ok", "press:ok")
     return Prompt(say("order_prompt", team=state.captain), accepts, (*_targets(state), OK))
 
 
 def _order_of(state: HState, inp: Input) -> tuple[str, str]:
     """(order, threatened team) an input gives. On the panel alone: a team's button sacrifices
-    from that team, the captain holding their own button floods, holding OK resets."""
+    from that team, the captain holding their own button floods, holding OK resets, a short OK
+    gives no order."""
     if isinstance(inp, Choose):
         return inp.option, ""
     assert isinstance(inp, Press)
+    if inp.button == OK and not inp.hold:
+        return NO_ORDER, ""
     if inp.hold:
         return ("reset", "") if inp.button == OK else ("flood", "")
     return "sacrifice", inp.button
@@ -136,9 +141,9 @@ def _order_of(state: HState, inp: Input) -> tuple[str, str]:
 def order_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     order, threatened = _order_of(state, inp)
     if order == "reset" and state.detached < 3:
-        raise IllegalInput("reset_needs_modules", {"detached": state.detached})
+        raise OrderRefused("reset_needs_modules", {"detached": state.detached})
     if order == "sacrifice" and not _targets(state):
-        raise IllegalInput("no_one_to_sacrifice")
+        raise OrderRefused("no_one_to_sacrifice")
     if threatened:
         threaten_check(state, inp)
     return ()
@@ -155,8 +160,13 @@ def order_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, 
     return state, [say(f"order_{order}"), *effects]
 
 
+def is_no_order(inp: Input) -> bool:
+    """True for the inputs that give no order (the dashboard's choice, the panel's short OK)."""
+    return inp == Choose(NO_ORDER) or inp == Press(OK)
+
+
 def order_legal(state: HState) -> list[Input]:
-    legal: list[Input] = [Choose("flood"), Press(state.captain, hold=True)]
+    legal: list[Input] = [Choose("flood"), Press(state.captain, hold=True), Choose(NO_ORDER), Press(OK)]
     if state.detached >= 3:
         legal += [Choose("reset"), Press(OK, hold=True)]
     if _targets(state):
@@ -172,9 +182,9 @@ def threaten_prompt(state: HState) -> Prompt:
 def threaten_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     assert isinstance(inp, Press)
     if inp.button == state.captain:
-        raise IllegalInput("cannot_threaten_own")
+        raise WrongTeam("cannot_threaten_own")
     if not hand_of(state, inp.button):
-        raise IllegalInput("team_has_no_astronauts", {"team": inp.button})
+        raise WrongTeam("team_has_no_astronauts", {"team": inp.button})
     return ()
 
 
@@ -198,8 +208,9 @@ def voters(state: HState) -> tuple[str, ...]:
 
 def begin_vote(state: HState) -> tuple[HState, list[Effect]]:
     if not voters(state):
+        key = "no_voters_no_order" if state.order == NO_ORDER else "no_voters"
         state, effects = execute_order(state)
-        return state, [say("no_voters"), *effects]
+        return state, [say(key), *effects]
     return evolve(state, phase=VOTE, votes=(0,) * len(state.teams)), []
 
 
@@ -214,10 +225,10 @@ def vote_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if inp.button == OK:
         return ()
     if inp.button not in voters(state):
-        raise IllegalInput("not_a_voter", {"team": inp.button})
+        raise WrongTeam("not_a_voter", {"team": inp.button})
     i = state.teams.index(inp.button)
     if state.votes[i] >= state.tokens[i]:
-        raise IllegalInput("not_enough_tokens", {"team": inp.button, "tokens": state.tokens[i]})
+        raise NotEnoughTokens("not_enough_tokens", {"team": inp.button, "count": state.tokens[i]})
     return ()
 
 
@@ -246,8 +257,9 @@ def tally(state: HState) -> tuple[HState, list[Effect]]:
     tokens = tuple(t - v for t, v in zip(state.tokens, state.votes, strict=True))
     spent = evolve(state, tokens=tokens, tray=state.tray + total, votes=(0,) * len(state.teams))
     if total < len(crowd):
+        key = "no_revolt_no_order" if spent.order == NO_ORDER else "no_revolt"
         state, effects = execute_order(spent)
-        return state, [say("no_revolt", total=total, voters=len(crowd)), *effects]
+        return state, [say(key, total=total, voters=len(crowd)), *effects]
     most = max(state.votes[state.teams.index(t)] for t in crowd)
     top = tuple(t for t in crowd if state.votes[state.teams.index(t)] == most)
     effects: list[Effect] = [Sound("alarm"), say("revolt", total=total, voters=len(crowd))]
@@ -267,7 +279,10 @@ def tally(state: HState) -> tuple[HState, list[Effect]]:
 
 
 def execute_order(state: HState) -> tuple[HState, list[Effect]]:
-    """The order stands: flood and reset end the game, a sacrifice waits for the victim's scan."""
+    """The order stands: flood and reset end the game, a sacrifice waits for the victim's scan,
+    no order goes on to the next spacewalk."""
+    if state.order == NO_ORDER:
+        return evolve(state, phase=START_SPACEWALK, order=""), []
     if state.order == "sacrifice":
         return evolve(state, phase=VICTIM, actor=state.threatened), []
     return finish(state, *by_order(state, state.order))

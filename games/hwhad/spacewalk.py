@@ -7,7 +7,6 @@ from games.core import (
     Chance,
     ChanceRequest,
     Effect,
-    IllegalInput,
     Input,
     Light,
     Outcomes,
@@ -22,6 +21,7 @@ from games.core import (
 from games.hwhad.captain import begin_succession
 from games.hwhad.cards import CAPTAIN_ID, asteroid_weights, catalogue, numbers
 from games.hwhad.ending import elimination, finish
+from games.hwhad.errors import CardNotInHand, SlotTaken, WrongTeam
 from games.hwhad.resolution import report, resolve
 from games.hwhad.state import (
     DETACH,
@@ -104,14 +104,14 @@ def spacewalk_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if card not in catalogue():
         raise UnknownCard("unknown_card")
     if any(card == c for c, _ in state.slots):
-        raise IllegalInput("already_on_spacewalk")
+        raise SlotTaken("already_on_spacewalk")
     team = holder(state, card)
     if not team:
-        raise IllegalInput("not_in_a_hand")
+        raise CardNotInHand("not_in_a_hand")
     if team == _last_team(state):
-        raise IllegalInput("captain_calls_other" if not state.slots else "no_calling_yourself", {"team": team})
+        raise WrongTeam("captain_calls_other" if not state.slots else "no_calling_yourself", {"team": team})
     if team not in callable_teams(state):
-        raise IllegalInput("no_team_next", {"team": team})
+        raise WrongTeam("no_team_next", {"team": team})
     if len(state.slots) < len(SLOTS) - 1:
         return ()
     return (Chance(ASTEROID, asteroid_weights(_asteroid_percent(state))),)
@@ -151,7 +151,7 @@ def _resolve(state: HState, outcome: int) -> tuple[HState, list[Effect]]:
     cards = tuple(c for c, _ in state.slots)
     result = resolve(cards, outcome - 1, modules_left=state.detached < 3)
     said = report(result)
-    state = evolve(state, report=said, history=(*state.history, result.how),
+    state = evolve(state, report=said, reports=(*state.reports, said), history=(*state.history, result.how),
                     chances=(*state.chances, (ASTEROID, outcome)))
     effects: list[Effect] = [Sound("alarm")] if result.lost else []
     effects += said
@@ -188,13 +188,13 @@ def detach_prompt(state: HState) -> Prompt:
 def detach_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if isinstance(inp, Press):
         if inp.button != state.actor:
-            raise IllegalInput("only_team_decides", {"team": state.actor})
+            raise WrongTeam("only_team_decides", {"team": state.actor})
         return ()
     assert isinstance(inp, Scan)
     if inp.card not in catalogue():
         raise UnknownCard("unknown_card")
     if inp.card != state.modules[state.detached]:
-        raise IllegalInput("not_module_card", {"module": state.detached + 1})
+        raise CardNotInHand("not_module_card", {"module": state.detached + 1})
     return ()
 
 
@@ -216,7 +216,7 @@ def detach_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
             state = evolve(state, dolphinized=set_at(state.dolphinized, i, True))
         if inside == CAPTAIN_ID:
             former = state.captain_card
-            state = evolve(state, captain=team, captain_card=CAPTAIN_ID)
+            state = evolve(state, captain=team, captain_card=CAPTAIN_ID, face_up=(*state.face_up, CAPTAIN_ID))
             effects += [Reveal("captain"), Sound("fanfare"),
                         say("captain_saved", team=team, name=catalogue()[CAPTAIN_ID].name)]
             if former and former != hero_card:
@@ -230,7 +230,7 @@ def detach_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
         tokens, tray, _ = give_tokens(state, (team,), numbers().panic_raise)
         taken = tokens[i] - state.tokens[i]
         state = evolve(state, tokens=tokens, tray=tray, void=(*state.void, inside))
-        effects += [Sound("alarm"), say("panic_raised", team=team, tokens=taken, module=n + 1)]
+        effects += [Sound("alarm"), say("panic_raised", team=team, count=taken, module=n + 1)]
     state, more = _return(state, involved, home, tuple(sorted(lost)))
     return state, effects + more
 

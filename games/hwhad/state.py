@@ -53,6 +53,7 @@ class HState:
     tray: int = 0
     captain: str = ""                      # the captain's team
     captain_card: str = ""                 # the open card in front of the captain ('' if none)
+    face_up: tuple[str, ...] = ()          # every card shown face up as a captain card (public from then on)
     dolphinized: tuple[bool, ...] = ()     # sticks for the rest of the game
     spacewalks: int = 0
     order: str = ""                        # the captain's order being voted on
@@ -62,6 +63,7 @@ class HState:
     candidates: tuple[str, ...] = ()       # teams tied for providing the next captain
     then: str = ""                         # where a captain succession returns to: order | spacewalk
     report: tuple[Say, ...] = ()           # what the last spacewalk announced (public)
+    reports: tuple[tuple[Say, ...], ...] = ()  # what every spacewalk announced, in order (public)
     history: tuple[tuple[str, ...], ...] = ()  # how each spacewalk went (hidden until the end)
     chances: tuple[tuple[str, object], ...] = ()  # every chance outcome (hidden until the end)
     result: str = ""                       # end reason (a message key)
