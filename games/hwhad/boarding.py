@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.core import (
     OK,
     TEAM_COLOURS,
@@ -18,7 +20,7 @@ from games.core import (
     UnknownCard,
     say,
 )
-from games.hwhad.cards import CAPTAIN_ID, catalogue, numbers
+from games.hwhad.cards import CAPTAIN_ID, SCANS, catalogue, numbers
 from games.hwhad.deal import ORDER, SPECIALS, deal_requests, plan_deal
 from games.hwhad.errors import CardNotInDeal, CrewRefused
 from games.hwhad.state import (
@@ -44,10 +46,16 @@ BADGE = "badge-"
 
 def crewing_prompt(state: HState) -> Prompt:
     if state.locked:
-        return Prompt(listing("crew_ready", state.teams), accepts=("press:ok",), lights=(OK,))
+        return _ready_prompt(state.teams)
     free = tuple(c for c in TEAM_COLOURS if c not in state.teams)
     accepts = (*(f"press:{c}" for c in TEAM_COLOURS), "scan", "press:ok")
     return Prompt(say("crewing", count=len(state.teams)), accepts=accepts, lights=(*free, OK))
+
+
+@lru_cache(maxsize=512)
+def _ready_prompt(teams: tuple[str, ...]) -> Prompt:
+    """The crew set by the options: only OK is awaited (asked once per simulated game)."""
+    return Prompt(listing("crew_ready", teams), accepts=("press:ok",), lights=(OK,))
 
 
 def _joining_team(inp: Input) -> str:
@@ -112,7 +120,13 @@ def crewing_legal(state: HState) -> list[Input]:
 
 
 def boarding_prompt(state: HState) -> Prompt:
-    return Prompt(say("boarding", count=len(state.stack)), accepts=("scan",))
+    return _boarding_prompt(len(state.stack))
+
+
+@lru_cache(maxsize=64)
+def _boarding_prompt(left: int) -> Prompt:
+    """One prompt per number of cards left (asked at every step of every deal)."""
+    return Prompt(say("boarding", count=left), accepts=("scan",))
 
 
 def boarding_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -153,7 +167,7 @@ def boarding_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HStat
 
 
 def boarding_legal(state: HState) -> list[Input]:
-    return [Scan(card) for card in state.stack]
+    return [SCANS[card] for card in state.stack]
 
 
 # --- The Captain's appearance ---------------------------------------------------------------

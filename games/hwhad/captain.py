@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.core import (
     OK,
     ChanceRequest,
@@ -18,7 +20,7 @@ from games.core import (
     UnknownCard,
     say,
 )
-from games.hwhad.cards import catalogue
+from games.hwhad.cards import SCANS, catalogue
 from games.hwhad.ending import by_order, elimination, finish
 from games.hwhad.errors import CardNotInHand, NotEnoughTokens, OrderRefused, WrongTeam
 from games.hwhad.state import (
@@ -107,7 +109,7 @@ def successor_card_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple
 
 
 def successor_card_legal(state: HState) -> list[Input]:
-    return [Scan(c) for c in hand_of(state, state.actor)]
+    return [SCANS[c] for c in hand_of(state, state.actor)]
 
 
 # --- The captain's order --------------------------------------------------------------------
@@ -119,9 +121,14 @@ def _targets(state: HState) -> tuple[str, ...]:
 
 
 def order_prompt(state: HState) -> Prompt:
-    accepts = (*(f"choose:{o}" for o in ORDERS), *(f"press:{t}" for t in state.teams),
-               f"hold:{state.captain}", "hold:ok", "press:ok")
-    return Prompt(say("order_prompt", team=state.captain), accepts, (*_targets(state), OK))
+    return _order_prompt(state.teams, state.captain, _targets(state))
+
+
+@lru_cache(maxsize=1024)
+def _order_prompt(teams: tuple[str, ...], captain: str, targets: tuple[str, ...]) -> Prompt:
+    accepts = (*(f"choose:{o}" for o in ORDERS), *(f"press:{t}" for t in teams),
+               f"hold:{captain}", "hold:ok", "press:ok")
+    return Prompt(say("order_prompt", team=captain), accepts, (*targets, OK))
 
 
 def _order_of(state: HState, inp: Input) -> tuple[str, str]:
@@ -215,9 +222,13 @@ def begin_vote(state: HState) -> tuple[HState, list[Effect]]:
 
 
 def vote_prompt(state: HState) -> Prompt:
-    accepts = (*(f"press:{t}" for t in state.teams), "press:ok")
-    return Prompt(say("vote_prompt", total=sum(state.votes), voters=len(voters(state))),
-                  accepts, (*voters(state), OK))
+    return _vote_prompt(state.teams, voters(state), sum(state.votes))
+
+
+@lru_cache(maxsize=1024)
+def _vote_prompt(teams: tuple[str, ...], crowd: tuple[str, ...], total: int) -> Prompt:
+    accepts = (*(f"press:{t}" for t in teams), "press:ok")
+    return Prompt(say("vote_prompt", total=total, voters=len(crowd)), accepts, (*crowd, OK))
 
 
 def vote_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -315,5 +326,5 @@ def victim_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
 
 
 def victim_legal(state: HState) -> list[Input]:
-    return [Scan(c) for c in hand_of(state, state.actor)]
+    return [SCANS[c] for c in hand_of(state, state.actor)]
 

@@ -74,10 +74,13 @@ def hwhad_twins(card_ids: list[str]) -> list[tuple[str, str]]:
 
 
 def hwhad_face_up(state: Any) -> set[str]:
-    """Cards the rules put face up before the end: the Captain once found, the captain's open card."""
-    from games.hwhad.cards import CAPTAIN_ID
+    """Cards the rules show before the end: the Captain once found, the captain's open card, and a
+    card an observer's sighting names aloud (its name is public while it is reported)."""
+    from games.hwhad.cards import CAPTAIN_ID, catalogue
 
-    return {CAPTAIN_ID, state.captain_card} - {""}
+    seen = {str(s.params.get("name")) for s in state.report}
+    sighted = {c for c, info in catalogue().items() if info.name in seen}
+    return ({CAPTAIN_ID, state.captain_card} | sighted) - {""}
 
 
 def hwhad_layout(state: Any, pair: tuple[str, str] | None = None) -> Any:
