@@ -144,26 +144,34 @@ def boarding_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HStat
     assert isinstance(inp, Scan)
     card = inp.card
     where = state.plan[state.deck.index(card)]
-    stack = tuple(c for c in state.stack if c != card)
-    effects: list[Effect] = [Sound("confirm")]
+    at = state.stack.index(card)
+    stack = state.stack[:at] + state.stack[at + 1:]
     if where == VOID:
         state = evolve(state, stack=stack, void=(*state.void, card))
-        effects.append(say("deal_void"))
     elif where in MODULES:
-        index = MODULES.index(where)
-        state = evolve(state, stack=stack, modules=set_at(state.modules, index, card))
-        effects.append(say("deal_module", module=index + 1))
+        state = evolve(state, stack=stack, modules=set_at(state.modules, MODULES.index(where), card))
     else:
         index = state.teams.index(where)
         dolphinized = state.dolphinized
         if catalogue()[card].role == "dolphin":
             dolphinized = set_at(dolphinized, index, True)
         state = evolve(state, stack=stack, hands=add_to_hand(state.hands, index, card), dolphinized=dolphinized)
-        effects += [Light(f"team:{where}", "on", "flash"), say("deal_team", team=where)]
+    effects: list[Effect] = list(_dealt_to(where))
     if not stack:
         state, more = captain_appears(state)
         effects += more
     return state, effects
+
+
+@lru_cache(maxsize=64)
+def _dealt_to(where: str) -> tuple[Effect, ...]:
+    """What the box does when a card is dealt to `where` (a team, a module, the void): the same
+    few effects every deal, built once."""
+    if where == VOID:
+        return (Sound("confirm"), say("deal_void"))
+    if where in MODULES:
+        return (Sound("confirm"), say("deal_module", module=MODULES.index(where) + 1))
+    return (Sound("confirm"), Light(f"team:{where}", "on", "flash"), say("deal_team", team=where))
 
 
 def boarding_legal(state: HState) -> list[Input]:

@@ -169,7 +169,9 @@ def order_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, 
 
 def is_no_order(inp: Input) -> bool:
     """True for the inputs that give no order (the dashboard's choice, the panel's short OK)."""
-    return inp == Choose(NO_ORDER) or inp == Press(OK)
+    if isinstance(inp, Choose):
+        return inp.option == NO_ORDER
+    return isinstance(inp, Press) and inp.button == OK and not inp.hold
 
 
 def order_legal(state: HState) -> list[Input]:
