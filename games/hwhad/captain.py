@@ -271,18 +271,17 @@ def tally(state: HState) -> tuple[HState, list[Effect]]:
     spent = evolve(state, tokens=tokens, tray=state.tray + total, votes=(0,) * len(state.teams))
     if total < len(crowd):
         key = "no_revolt_no_order" if spent.order == NO_ORDER else "no_revolt"
-        state, effects = execute_order(spent)
-        return state, [say(key, total=total, voters=len(crowd)), *effects]
+        state, stands = execute_order(spent)
+        return state, [say(key, total=total, voters=len(crowd)), *stands]
     most = max(state.votes[state.teams.index(t)] for t in crowd)
     top = tuple(t for t in crowd if state.votes[state.teams.index(t)] == most)
     effects: list[Effect] = [Sound("alarm"), say("revolt", total=total, voters=len(crowd))]
-    captain = spent.captain
-    if spent.captain_card:
-        i = spent.teams.index(captain)
-        effects.append(say("captain_to_void", name=catalogue()[spent.captain_card].name))
-        spent = evolve(spent, hands=remove_from_hand(spent.hands, i, spent.captain_card),
-                        void=(*spent.void, spent.captain_card), captain_card="")
-    spent = evolve(spent, order="", threatened="")
+    hands, void, card = spent.hands, spent.void, spent.captain_card
+    if card:
+        effects.append(say("captain_to_void", name=catalogue()[card].name))
+        hands = remove_from_hand(hands, spent.teams.index(spent.captain), card)
+        void = (*void, card)
+    spent = evolve(spent, hands=hands, void=void, captain_card="", order="", threatened="")
     ended = elimination(spent)
     if ended:
         over, more = finish(spent, *ended)
