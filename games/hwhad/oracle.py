@@ -3,8 +3,8 @@
 Secret during play: where each card is. So the id and the printed name of every card in a hand, a
 module, the void or face down on a slot, except the cards the table has seen face up — the open
 captain card and every card shown so before (Cpt. E. Glue once revealed; a fallen captain's card
-goes to the void by name), and a name an observer's sighting just announced
-(it is in the public report). Also secret until the end: how each spacewalk went (the hidden
+goes to the void by name), and a card an observer's sighting named aloud (the table heard it; the
+public log of spacewalks keeps saying it). Also secret until the end: how each spacewalk went (the hidden
 accounts such as `engineering:B`), and the fields that would say which teams are dolphinized and
 which chance outcomes were drawn (`dolphinized`, `chances`: the public view carries neither before
 the reveal). Once the game is over the layout is revealed and nothing is secret any more.
@@ -27,7 +27,7 @@ def secrets(state: HState) -> frozenset[str]:
     hidden.update(state.void)
     hidden.update(c for c, _ in state.slots)
     hidden.difference_update(state.face_up)
-    seen = {str(s.params.get("name", "")) for s in state.report}
+    seen = {str(s.params.get("name", "")) for said in state.reports for s in said}
     ids = {c for c in hidden if cards[c].name not in seen}
     result = ids | {cards[c].name for c in ids}
     result.update(step for how in state.history for step in how)

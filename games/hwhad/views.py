@@ -92,7 +92,7 @@ def public_view(state: HState, title: str) -> dict[str, Any]:
     alive = counts(state) if state.hands else (0,) * len(state.teams)
     extra: dict[str, Any] = {
         "teams": teams,
-        "unlockables": list(state.unlocked),
+        "unlockables": [c.removeprefix("hwhad-") for c in state.unlocked],  # option words, not card ids
         "tray": state.tray,
         "modules": [{"module": n + 1, "detached": n < state.detached} for n in range(3)],
         "void": len(state.void),

@@ -75,10 +75,10 @@ def hwhad_twins(card_ids: list[str]) -> list[tuple[str, str]]:
 
 def hwhad_face_up(state: Any) -> set[str]:
     """Cards the rules show before the end: the Captain once found, the captain's open card, and a
-    card an observer's sighting names aloud (its name is public while it is reported)."""
+    card an observer's sighting named aloud (the public log of spacewalks keeps its name)."""
     from games.hwhad.cards import CAPTAIN_ID, catalogue
 
-    seen = {str(s.params.get("name")) for s in state.report}
+    seen = {str(s.params.get("name")) for said in state.reports for s in said}
     sighted = {c for c, info in catalogue().items() if info.name in seen}
     return ({CAPTAIN_ID, state.captain_card} | sighted) - {""}
 

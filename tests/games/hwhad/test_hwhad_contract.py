@@ -157,7 +157,7 @@ def test_the_captain_dealt_to_a_module_stays_secret_until_saved():
     assert cid("max") not in GAME.secrets(state)  # the open captain card
 
 
-def test_a_sighting_makes_that_name_public_while_it_is_reported():
+def test_a_sighting_makes_that_name_public():
     # Eagle-Eye looks left at slot A's Lou: "Lou was seen."
     hands = {"red": ["glue", "max"], "blue": ["lou", "jimmy"], "green": ["eagle", "sheila"],
              "yellow": ["bubbles", "dowell"]}
@@ -332,3 +332,17 @@ def test_v1_with_no_voter_the_order_stands_at_once():
     again, effects = step(state, Choose("no_order"))
     assert "Nobody can vote: the captain stays captain." in words(effects)
     assert again.phase == st.ORDER  # no spacewalk is possible: back to the captain
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_no_public_view_of_a_random_game_names_a_secret(seed):
+    import json
+    import re
+
+    from hwhad_kit import random_game
+
+    for state, _, _ in random_game(seed, 3 + seed % 3, unlock=seed % 2 == 0):
+        secret = GAME.secrets(state)
+        text = json.dumps(GAME.public_view(state))
+        for item in secret:
+            assert not re.search(r"(?<![\w-])" + re.escape(item) + r"(?![\w-])", text), (state.phase, item)
