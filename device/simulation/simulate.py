@@ -96,6 +96,7 @@ class Played:
 def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS) -> Played:
     """Play one game to its end (or `max_steps`) with uniformly random legal choices."""
     legal_inputs = getattr(game, "legal_inputs", None)
+    choose = getattr(game, "random_input", None)  # a game may weigh its random player's choices
     state = game.setup(options)
     effects: list[Effect] = []
     steps = 0
@@ -107,7 +108,7 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
         legal = legal_inputs(state) if legal_inputs else prompted_inputs(game, state)
         if not legal:
             break
-        inp = legal[rng.randrange(len(legal))]
+        inp = choose(state, legal, rng.randrange) if choose else legal[rng.randrange(len(legal))]
         requests = game.validate(state, inp)
         outcomes = {r.name: draw(r, rng) for r in requests}
         check_outcomes(requests, outcomes)
