@@ -26,7 +26,7 @@ def check_invariants(s):
     assert all(d == 0 and v == 0 for d, v, f in zip(s.dogs, s.villagers, s.faints, strict=True) if f >= 3)
     if s.phase != OVER:
         assert not s.out(s.current)
-        assert 0 < s.bonfire[0] and 0 < s.bonfire[1]  # a round never goes on without meat or charcoal
+        assert s.bonfire[0] > 0 and s.bonfire[1] > 0  # a round never goes on without meat or charcoal
 
 
 def play(seed: int, teams: int, steps: int, back_odds: int = 6):
