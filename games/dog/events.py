@@ -5,11 +5,9 @@ sentence per player. Decisions beside the rulebook's words are in docs/rules/dog
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core import Say, say
 from games.dog.data import RESTORE
-from games.dog.state import CHARCOAL, FIRE, MEAT, NO_STICKS, DogState, Sticks, add
+from games.dog.state import CHARCOAL, FIRE, MEAT, NO_STICKS, DogState, Sticks, add, evolve
 
 
 def feed_count(meat: int, pack: int) -> tuple[int, int]:
@@ -58,7 +56,7 @@ def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
             hands[i] = (meat - 2 * tamed, hands[i][CHARCOAL], hands[i][FIRE])
             bonfire = add(bonfire, used)
         lines.append(say("feed_player", team=state.teams[i], meat=meat, tamed=tamed, wasted=wasted))
-    return replace(state, hands=tuple(hands), dogs=tuple(dogs), pack=pack, bonfire=bonfire), lines
+    return evolve(state, hands=tuple(hands), dogs=tuple(dogs), pack=pack, bonfire=bonfire), lines
 
 
 def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
@@ -91,7 +89,7 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
                 lines.append(say("all_fainted", team=team, dogs=dogs[i], restored=standing))
             dogs[i] = 0
         villagers[i], faints[i] = standing, times
-    new = replace(state, hands=tuple(hands), dogs=tuple(dogs), villagers=tuple(villagers), faints=tuple(faints),
+    new = evolve(state, hands=tuple(hands), dogs=tuple(dogs), villagers=tuple(villagers), faints=tuple(faints),
                   pack=pack, bonfire=bonfire)
     return new, lines
 
@@ -106,7 +104,7 @@ def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
         hands[i] = (hands[i][MEAT], hands[i][CHARCOAL], 0)
         bonfire = (bonfire[0], bonfire[1], bonfire[2] + fire)
         lines.append(say("fire_fest_player", team=state.teams[i], fire=fire))
-    return replace(state, hands=tuple(hands), bonfire=bonfire), lines
+    return evolve(state, hands=tuple(hands), bonfire=bonfire), lines
 
 
 def countable(state: DogState, incident: str) -> bool:

@@ -6,7 +6,6 @@ are in docs/rules/dog.md.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -44,6 +43,7 @@ from games.dog.state import (
     DogState,
     Sticks,
     add,
+    evolve,
     logged,
     sub,
 )
@@ -120,11 +120,11 @@ def order_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, 
     assert isinstance(inp, Press)
     if inp.button != OK:
         teams = (*s.teams, inp.button)
-        return replace(s, teams=teams), [say("player_joined", team=inp.button, place=len(teams))]
+        return evolve(s, teams=teams), [say("player_joined", team=inp.button, place=len(teams))]
     first = start(s.teams, s.rounds)
     names = {f"x{i + 1}": t for i, t in enumerate(s.teams)}
     line = say(f"play_order_{len(s.teams)}", **names)
-    return replace(first, log=(line,)), [line, say("round_begins", round=1, team=first.team())]
+    return evolve(first, log=(line,)), [line, say("round_begins", round=1, team=first.team())]
 
 
 def order_legal(s: DogState) -> list[Input]:
@@ -136,10 +136,14 @@ def order_legal(s: DogState) -> list[Input]:
 
 
 def turn_prompt(s: DogState) -> Prompt:
-    team = s.teams[s.current]
-    if s.must_roll:
+    return _turn_prompt(s.teams[s.current], s.round, s.must_roll)
+
+
+@lru_cache(maxsize=256)
+def _turn_prompt(team: str, round: int, must_roll: bool) -> Prompt:
+    if must_roll:
         return Prompt(say("roll_again", team=team), accepts=ROLL_ONLY, lights=(team, OK))
-    return Prompt(say("turn_prompt", team=team, round=s.round), accepts=TURN_ACCEPTS, lights=(team, OK))
+    return Prompt(say("turn_prompt", team=team, round=round), accepts=TURN_ACCEPTS, lights=(team, OK))
 
 
 def exchange_refusal(s: DogState, name: str) -> tuple[str, dict] | None:
@@ -159,7 +163,19 @@ def exchange_refusal(s: DogState, name: str) -> tuple[str, dict] | None:
 
 
 def legal_exchanges(s: DogState) -> tuple[str, ...]:
-    return tuple(x for x in EXCHANGES if exchange_refusal(s, x) is None)
+    return _legal_exchanges(s.hands[s.current], s.bonfire)
+
+
+@lru_cache(maxsize=8192)
+def _legal_exchanges(hand: Sticks, bonfire: Sticks) -> tuple[str, ...]:
+    """The exchanges a hand may make with a bonfire (see exchange_refusal)."""
+    legal = []
+    for name in EXCHANGES:
+        give, _, get = name.partition("-")
+        left = bonfire[INDEX[get]]
+        if hand[INDEX[give]] and left and not (left == 1 and get != "fire"):
+            legal.append(name)
+    return tuple(legal)
 
 
 def turn_check(s: DogState, inp: Input) -> tuple:
@@ -184,17 +200,21 @@ def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, l
         return exchange(s, inp.option.partition(":")[2])
     assert isinstance(inp, Press)
     if inp.hold:
-        return replace(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
+        return evolve(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
     return rolled(s, read_roll(DICE, outcomes))
 
 
 def turn_legal(s: DogState) -> list[Input]:
     if s.must_roll:
         return [PRESS_OK]
-    offers = legal_exchanges(s)
+    return list(_turn_legal(legal_exchanges(s)))
+
+
+@lru_cache(maxsize=16)
+def _turn_legal(offers: tuple[str, ...]) -> tuple[Input, ...]:
     if not offers:
-        return [PRESS_OK]
-    return [PRESS_OK, HOLD_OK, *(Choose(f"exchange:{x}") for x in offers)]
+        return (PRESS_OK,)
+    return (PRESS_OK, HOLD_OK, *(Choose(f"exchange:{x}") for x in offers))
 
 
 # --- exchanging -----------------------------------------------------------------------------
@@ -214,7 +234,7 @@ def cycle_check(s: DogState, inp: Input) -> tuple:
 def exchange_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
     assert isinstance(inp, Press)
     if inp.button != OK:
-        return replace(s, pick=(s.pick + 1) % len(s.offers)), []
+        return evolve(s, pick=(s.pick + 1) % len(s.offers)), []
     return exchange(s, s.offers[s.pick])
 
 
@@ -232,7 +252,7 @@ def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     i = s.current
     hands = (*s.hands[:i], add(s.hands[i], d), *s.hands[i + 1:])
     line = say("exchanged", team=s.teams[i], give=give, get=get)
-    return next_turn(replace(s, hands=hands, bonfire=sub(s.bonfire, d), log=logged(s.log, [line]))), [line]
+    return next_turn(evolve(s, hands=hands, bonfire=sub(s.bonfire, d), log=logged(s.log, [line]))), [line]
 
 
 # --- rolling --------------------------------------------------------------------------------
@@ -254,6 +274,14 @@ def take_offers(bonfire: Sticks, roll: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(offers)
 
 
+@lru_cache(maxsize=64)
+def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
+    """The sound, words and slot LEDs of a roll, and what it means (take, theft or an incident)."""
+    a, b, c = roll
+    return (Sound("dice"), say("dice_rolled", a=a, b=b, c=c), Light("slot:A", LED_COLOURS[a]),
+            Light("slot:B", LED_COLOURS[b]), Light("slot:C", LED_COLOURS[c])), classify(roll)
+
+
 def thieves_victims(s: DogState) -> list[int]:
     return [i for i in range(len(s.teams)) if i != s.current and s.faints[i] < 3 and any(s.hands[i])]
 
@@ -262,25 +290,23 @@ def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     """Show the dice, then: a take, a theft, or an incident (and the same player rolls again)."""
     team = s.teams[s.current]
     a, b, c = roll
-    effects: list[Effect] = [Sound("dice"), say("dice_rolled", a=a, b=b, c=c),
-                             Light("slot:A", LED_COLOURS[a]), Light("slot:B", LED_COLOURS[b]),
-                             Light("slot:C", LED_COLOURS[c])]
-    kind = classify(roll)
+    effects, kind = _shown(roll)
+    effects = list(effects)
     if kind == "take":
         offers = take_offers(s.bonfire, roll)
         if offers:
-            return replace(s, phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False), effects
+            return evolve(s, phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False), effects
         effects.append(say("nothing_to_take", team=team))
-        return replace(s, roll=roll, must_roll=True), effects
+        return evolve(s, roll=roll, must_roll=True), effects
     line = say("rolled", team=team, a=a, b=b, c=c)
     if kind == "theft":
         effects.append(say("theft", team=team))
         if not thieves_victims(s):
             effects.append(say("theft_nobody", team=team))
-            return replace(s, roll=roll, must_roll=True, log=logged(s.log, [line, say("theft_nobody", team=team)])), \
+            return evolve(s, roll=roll, must_roll=True, log=logged(s.log, [line, say("theft_nobody", team=team)])), \
                 effects
-        return replace(s, phase=VICTIM, roll=roll, must_roll=False, log=logged(s.log, [line])), effects
-    return incident(replace(s, roll=roll), kind, effects, line)
+        return evolve(s, phase=VICTIM, roll=roll, must_roll=False, log=logged(s.log, [line])), effects
+    return incident(evolve(s, roll=roll), kind, effects, line)
 
 
 def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[DogState, list[Effect]]:
@@ -299,7 +325,7 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[
         s, more = events.fire_fest(s)
         lines += more
     effects += lines[2:]
-    s = replace(s, must_roll=True, log=logged(s.log, lines))
+    s = evolve(s, must_roll=True, log=logged(s.log, lines))
     if not events.active(s):
         return game_over(s, effects)
     if s.out(s.current):
@@ -312,10 +338,13 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[
 
 
 def take_prompt(s: DogState) -> Prompt:
-    team = s.teams[s.current]
-    offer = s.offers[s.pick]
-    return Prompt(offer_say("take_offer", team, offer),
-                  accepts=(TEAM_PATTERNS[team], "press:ok", *(f"choose:take:{o}" for o in s.offers)),
+    return _take_prompt(s.teams[s.current], s.offers, s.pick)
+
+
+@lru_cache(maxsize=1024)
+def _take_prompt(team: str, offers: tuple[str, ...], pick: int) -> Prompt:
+    return Prompt(offer_say("take_offer", team, offers[pick]),
+                  accepts=(TEAM_PATTERNS[team], "press:ok", *(f"choose:take:{o}" for o in offers)),
                   lights=(team, OK))
 
 
@@ -324,12 +353,17 @@ def take_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, l
         return take(s, inp.option.partition(":")[2])
     assert isinstance(inp, Press)
     if inp.button != OK:
-        return replace(s, pick=(s.pick + 1) % len(s.offers)), []
+        return evolve(s, pick=(s.pick + 1) % len(s.offers)), []
     return take(s, s.offers[s.pick])
 
 
 def take_legal(s: DogState) -> list[Input]:
-    return [PRESS[s.teams[s.current]], PRESS_OK, *(Choose(f"take:{o}") for o in s.offers)]
+    return list(_take_legal(s.teams[s.current], s.offers))
+
+
+@lru_cache(maxsize=1024)
+def _take_legal(team: str, offers: tuple[str, ...]) -> tuple[Input, ...]:
+    return (PRESS[team], PRESS_OK, *(Choose(f"take:{o}") for o in offers))
 
 
 def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
@@ -339,7 +373,7 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     hands = (*s.hands[:i], add(s.hands[i], d), *s.hands[i + 1:])
     bonfire = sub(s.bonfire, d)
     line = offer_say("took", s.teams[i], name)
-    s = replace(s, hands=hands, bonfire=bonfire, log=logged(s.log, [line]))
+    s = evolve(s, hands=hands, bonfire=bonfire, log=logged(s.log, [line]))
     if bonfire[MEAT] == 0 or bonfire[CHARCOAL] == 0:
         return round_end(s, [line])
     return next_turn(s), [line]
@@ -366,7 +400,7 @@ def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState,
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
     held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)
-    return replace(s, phase=STEAL, victim=victim, offers=held, pick=0), []
+    return evolve(s, phase=STEAL, victim=victim, offers=held, pick=0), []
 
 
 def victim_legal(s: DogState) -> list[Input]:
@@ -385,7 +419,7 @@ def steal_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, 
         return steal(s, inp.option.partition(":")[2])
     assert isinstance(inp, Press)
     if inp.button != OK:
-        return replace(s, pick=(s.pick + 1) % len(s.offers)), []
+        return evolve(s, pick=(s.pick + 1) % len(s.offers)), []
     return steal(s, s.offers[s.pick])
 
 
@@ -400,7 +434,7 @@ def steal(s: DogState, colour: str) -> tuple[DogState, list[Effect]]:
     hands[s.current] = add(hands[s.current], d)
     hands[s.victim] = sub(hands[s.victim], d)
     line = say("stole", team=s.teams[s.current], victim=s.teams[s.victim], colour=colour)
-    return next_turn(replace(s, hands=tuple(hands), victim=-1, log=logged(s.log, [line]))), [line]
+    return next_turn(evolve(s, hands=tuple(hands), victim=-1, log=logged(s.log, [line]))), [line]
 
 
 # --- turns, rounds and the end --------------------------------------------------------------
@@ -416,7 +450,7 @@ def next_active(s: DogState, i: int) -> int:
 
 
 def next_turn(s: DogState) -> DogState:
-    return replace(s, phase=TURN, current=next_active(s, s.current), must_roll=False, offers=(), pick=0)
+    return evolve(s, phase=TURN, current=next_active(s, s.current), must_roll=False, offers=(), pick=0)
 
 
 def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect]]:
@@ -432,12 +466,12 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
         s, more = events.assault(s, incident=False)
         lines = [say("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
     effects = [*effects, Sound("alarm"), *lines]
-    s = replace(s, bonfire=BONFIRE, hands=(NO_STICKS,) * len(s.teams), log=logged(s.log, lines))
+    s = evolve(s, bonfire=BONFIRE, hands=(NO_STICKS,) * len(s.teams), log=logged(s.log, lines))
     if s.round >= s.rounds or not events.active(s):
         return game_over(s, effects)
-    s = next_turn(replace(s, round=s.round + 1))
+    s = next_turn(evolve(s, round=s.round + 1))
     begins = say("round_begins", round=s.round, team=s.teams[s.current])
-    return replace(s, log=logged(s.log, [begins])), [*effects, begins]
+    return evolve(s, log=logged(s.log, [begins])), [*effects, begins]
 
 
 def ranking(s: DogState) -> list[tuple[int, int, str]]:
@@ -461,6 +495,6 @@ def game_over(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
         verdict = say(f"winner_{len(winners)}" if len(winners) > 1 else "winner", **names, dogs=best[0],
                       villagers=best[1])
     lines = [*standings, verdict]
-    over = replace(s, phase=OVER, result=reason, winners=winners, offers=(), log=logged(s.log, lines))
+    over = evolve(s, phase=OVER, result=reason, winners=winners, offers=(), log=logged(s.log, lines))
     lights = [Light(f"slot:{slot}", "off") for slot in SLOTS]
     return over, [*effects, *lines, *lights, Sound("fanfare"), GameOver(reason, winners)]

@@ -26,7 +26,7 @@ from games.core import (
 )
 from games.dog import demo, phases, views
 from games.dog.data import BONFIRE, DOGS, MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, MIN_ROUNDS, ORDER, ROUNDS
-from games.dog.state import EXCHANGE, STEAL, TAKE, TURN, VICTIM, DogState
+from games.dog.state import EXCHANGE, OVER, STEAL, TAKE, TURN, VICTIM, DogState
 from games.dog.state import ORDER as ORDERING
 
 INFO = GameInfo(
@@ -88,6 +88,9 @@ class Dog(Game[DogState]):
 
     def phase_of(self, state: DogState) -> str:
         return state.phase
+
+    def is_over(self, state: DogState) -> bool:
+        return state.phase == OVER
 
     def final_prompt(self, state: DogState) -> Prompt:
         return Prompt(say("game_over"), accepts=(), finished=True)
