@@ -19,7 +19,7 @@ from device.cli.commands.journal_tools import export_lines, replay_lines
 from device.network.mqtt.link import start_mqtt
 from device.simulation.demo_camera import attach_camera
 from device.simulation.simbox import SimBox
-from games.core import digest
+from games.core import Press, digest
 from games.registry import game_ids, load_game
 
 
@@ -31,23 +31,27 @@ def register(sub: Any) -> None:
     p.set_defaults(func=demo_command)
 
 
-def play_dog(box: SimBox) -> None:
-    """Here Comes the Dog's dice: roll until a triple or a theft shows, undo a slip, play 5 rounds."""
+def play_policy(box: SimBox, steps: int = 5000) -> None:
+    """Drive the panel with the selected game's demo policy (`demo_input(state, step)`): start the
+    game with OK, then press what the policy says (BACK and refused inputs included) until it stops."""
     box.press("ok")  # start the game
-    for round_number in range(1, 6):
-        for _ in range(3 if round_number > 1 else 8):
-            box.press("ok")
-        box.press("red")  # a slip: refused, nothing changes
-        box.hold("ok")  # end the round
-        if round_number == 2:
-            box.press("back")  # undo the round's end...
-            box.hold("ok")  # ...and end it again
+    for step in range(steps):
+        session = box.session
+        if session is None:
+            break
+        inp = session.game.demo_input(session.state, step)
+        if inp is None:
+            break
+        if isinstance(inp, Press):
+            box.press(inp.button, hold=inp.hold)
+        else:
+            box.submit(inp)
     box.press("repeat")
 
 
 def demo_scripts() -> dict[str, Any]:
     """game id -> play(box): the dice here, other games from device/simulation/demos/<id>.py."""
-    scripts: dict[str, Any] = {"dog": play_dog}
+    scripts: dict[str, Any] = {"dog": play_policy}
     for game in game_ids():
         if game in scripts:
             continue
