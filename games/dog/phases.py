@@ -289,24 +289,25 @@ def thieves_victims(s: DogState) -> list[int]:
 def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     """Show the dice, then: a take, a theft, or an incident (and the same player rolls again)."""
     team = s.teams[s.current]
-    a, b, c = roll
     effects, kind = _shown(roll)
     effects = list(effects)
+    n = s.rolls + 1
     if kind == "take":
         offers = take_offers(s.bonfire, roll)
         if offers:
-            return evolve(s, phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False), effects
+            return evolve(s, phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n), effects
         effects.append(say("nothing_to_take", team=team))
-        return evolve(s, roll=roll, must_roll=True), effects
-    line = say("rolled", team=team, a=a, b=b, c=c)
+        return evolve(s, roll=roll, rolls=n, must_roll=True), effects
+    s = evolve(s, roll=roll, rolls=n)
+    line = say("rolled", team=team, a=roll[0], b=roll[1], c=roll[2])
     if kind == "theft":
         effects.append(say("theft", team=team))
         if not thieves_victims(s):
-            effects.append(say("theft_nobody", team=team))
-            return evolve(s, roll=roll, must_roll=True, log=logged(s.log, [line, say("theft_nobody", team=team)])), \
-                effects
-        return evolve(s, phase=VICTIM, roll=roll, must_roll=False, log=logged(s.log, [line])), effects
-    return incident(evolve(s, roll=roll), kind, effects, line)
+            nobody = say("theft_nobody", team=team)
+            effects.append(nobody)
+            return evolve(s, must_roll=True, log=logged(s.log, [line, nobody])), effects
+        return evolve(s, phase=VICTIM, must_roll=False, log=logged(s.log, [line])), effects
+    return incident(s, kind, effects, line)
 
 
 def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[DogState, list[Effect]]:

@@ -46,6 +46,7 @@ class DogState:
     current: int = 0
     must_roll: bool = False  # after an incident or a theft with nobody to rob: roll again
     roll: tuple[str, ...] = ()
+    rolls: int = 0  # dice rolled this game
     offers: tuple[str, ...] = ()
     pick: int = 0
     victim: int = -1

@@ -66,6 +66,7 @@ def public_view(s: DogState, info: GameInfo) -> dict[str, Any]:
         scores={team: s.dogs[i] for i, team in enumerate(s.teams)} if playing else {},
         winners=s.winners,
         rounds=s.rounds,
+        rolls=s.rolls,
         dice=list(s.roll),
         bonfire={"meat": s.bonfire[MEAT], "charcoal": s.bonfire[CHARCOAL], "fire": s.bonfire[FIRE]},
         pack=s.pack,

@@ -268,14 +268,15 @@ def test_dice_stream_is_a_function_of_the_public_game_only(linked, probes) -> No
     the stream carries nothing per box or per run (no clock, no ids) that a screen could misuse."""
     streams = []
     for _ in range(2):
-        box, link = linked("dog", {"rounds": 3}, drawer=ScriptedDrawer(rng=random.Random(3)))
+        box, link = linked("dog", {"teams": ["red", "blue"], "rounds": 1}, drawer=ScriptedDrawer(rng=random.Random(3)))
         dash = probes("dashboard", (f"houston/{link.topics.box}/#",))
         dash.wait_for(lambda m, t=link.topics.state: m.topic == t)
-        for _round in range(3):
-            for _ in range(4):
-                box.press("ok")
-            box.press("red")  # refused: an error event, nothing else
-            box.hold("ok")
+        box.press("purple")  # refused: an error event, nothing else
+        for step in range(1000):
+            if box.session is None:
+                break
+            inp = box.session.game.demo_input(box.session.state, step)
+            box.press(inp.button, hold=inp.hold)
         assert box.service.finished is not None
         assert dash.wait_for(lambda m: b'"type":"game_over"' in m.payload) is not None
         all_delivered(dash, box)
