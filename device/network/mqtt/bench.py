@@ -1,10 +1,11 @@
 """`houston bench mqtt`: input-to-screen latency through the real service and a real broker.
 
-For each input: the time from posting a press to the service's queue (where the panel and the
-camera post theirs) until the updated public state arrives at a client subscribed as the
-`dashboard` user on loopback. That path includes the rules, the durable journal commit and
-the broker. Each input waits for the previous one's state, so the figures are not queueing.
-`service_*` is the part up to the service handing the update to its outlets (rules + journal).
+For each input (the game's demo policy: rolls, takes, thefts, exchanges): the time from posting
+it to the service's queue (where the panel and the camera post theirs) until the updated public
+state arrives at a client subscribed as the `dashboard` user on loopback. That path includes the
+rules, the durable journal commit and the broker. Each input waits for the previous one's state,
+so the figures are not queueing. `service_*` is the part up to the service handing the update to
+its outlets (rules + journal).
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from device.box.service import Job, Update
 from device.network.mqtt.broker import start_broker
 from device.network.mqtt.link import MqttLink
 from device.simulation.simbox import SimBox
-from games.core import Press
+from games.core import Input
 
 TARGET_P99_MS = 20.0
+OPTIONS = {"teams": ["red", "blue", "green", "yellow"], "rounds": 20}  # a long game of the dice game
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -39,24 +41,36 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class _StateWatcher:
-    """A dashboard-like client that signals each time the dice game's roll counter changes."""
+    """A dashboard-like client that counts each change of the game's public view."""
 
     def __init__(self) -> None:
-        self.rolls = -1
+        self.changes = 0
+        self.last: Any = None
         self.arrived = threading.Condition()
 
     def on_message(self, client: Any, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
-            game = json.loads(message.payload).get("game") or {}
+            game = json.loads(message.payload).get("game")
         except ValueError:
             return
         with self.arrived:
-            self.rolls = int(game.get("rolls", -1))
-            self.arrived.notify_all()
+            if game != self.last:
+                self.last = game
+                self.changes += 1
+                self.arrived.notify_all()
 
-    def wait_for(self, rolls: int, timeout: float) -> bool:
+    def wait_for(self, changes: int, timeout: float) -> bool:
         with self.arrived:
-            return self.arrived.wait_for(lambda: self.rolls >= rolls, timeout)
+            return self.arrived.wait_for(lambda: self.changes >= changes, timeout)
+
+
+def next_input(box: SimBox, step: int) -> Input:
+    """What a table would do next: the game's demo policy (each of its inputs changes the view)."""
+    session = box.service.session
+    assert session is not None
+    inp = session.game.demo_input(session.state, step)
+    assert inp is not None
+    return inp
 
 
 class _Stamp:
@@ -75,7 +89,7 @@ def measure(inputs: int, directory: Path) -> dict[str, Any]:
     link: MqttLink | None = None
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="houston-bench")
     try:
-        box.command("start_game", {"game": "dog", "options": {}})
+        box.command("start_game", {"game": "dog", "options": OPTIONS})
         link = MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
                         password=broker.passwords["box"]).start()
         if not link.connection.wait_connected(10):
@@ -86,16 +100,24 @@ def measure(inputs: int, directory: Path) -> dict[str, Any]:
         client.on_connect = lambda c, *a: c.subscribe(link.topics.state if link else "", qos=1)
         client.connect("127.0.0.1", broker.port)
         client.loop_start()
-        if not watcher.wait_for(0, 10):
+        if not watcher.wait_for(1, 10):
             raise RuntimeError("no state arrived")
         stamp = _Stamp()
         box.service.outlets = [stamp, *box.service.outlets]
         latencies: list[float] = []
         in_service: list[float] = []
         for n in range(1, inputs + 1):
+            box.service.wait_idle()
+            if box.service.session is None:  # the game ended: start another, unmeasured
+                seen = watcher.changes
+                box.command("start_game", {"game": "dog", "options": OPTIONS})
+                if not watcher.wait_for(seen + 1, 5):
+                    raise RuntimeError("the new game's state never arrived")
+            inp = next_input(box, n)
+            seen = watcher.changes
             start = time.perf_counter()
-            box.service.post(Job("press", Press("ok")))
-            if not watcher.wait_for(n, 5):
+            box.service.post(Job("input", inp))
+            if not watcher.wait_for(seen + 1, 5):
                 raise RuntimeError(f"state for input {n} never arrived")
             latencies.append((time.perf_counter() - start) * 1000)
             in_service.append((stamp.last - start) * 1000)
