@@ -79,6 +79,7 @@ for _a in COLOURS:
         TAKES[f"{_a}+{_b}"] = _delta(f"{_a}+{_b}")
 
 
+@lru_cache(maxsize=512)
 def offer_say(stem: str, team: str, name: str) -> Say:
     """A take in words: `<stem>_two` (a and b), `_pair` (two of a), `_one` (one a)."""
     a, _, b = name.partition("+")
@@ -374,10 +375,11 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     hands = (*s.hands[:i], add(s.hands[i], d), *s.hands[i + 1:])
     bonfire = sub(s.bonfire, d)
     line = offer_say("took", s.teams[i], name)
-    s = evolve(s, hands=hands, bonfire=bonfire, log=logged(s.log, [line]))
+    log = logged(s.log, [line])
     if bonfire[MEAT] == 0 or bonfire[CHARCOAL] == 0:
-        return round_end(s, [line])
-    return next_turn(s), [line]
+        return round_end(evolve(s, hands=hands, bonfire=bonfire, log=log), [line])
+    return evolve(s, hands=hands, bonfire=bonfire, log=log, phase=TURN, current=next_active(s, i), must_roll=False,
+                  offers=(), pick=0), [line]
 
 
 # --- theft ----------------------------------------------------------------------------------
