@@ -11,6 +11,7 @@ GAME_MODULES: dict[str, str] = {
     "dog": "games.dog.rules",
     "hwhad": "games.hwhad.rules",
     "alien": "games.alien.rules",
+    "whales": "games.whales.rules",
 }
 
 
