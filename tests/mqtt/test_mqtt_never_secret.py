@@ -98,6 +98,8 @@ def hwhad_names() -> dict[str, str]:
     return {c: info.name for c, info in catalogue().items()}
 
 
+# Games whose hidden information is a deal. Whales Destroying The World hides a card offered face
+# down instead; tests/games/whales/test_whales_mqtt.py checks its streams the same way.
 ADAPTERS: dict[str, tuple[Callable[..., Any], ...]] = {
     "hwhad": (hwhad_twins, hwhad_face_up, hwhad_names, hwhad_layout),
 }
@@ -203,7 +205,7 @@ def before_reveal(stream: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     return stream
 
 
-@pytest.mark.parametrize("game_id", DECK_GAMES)
+@pytest.mark.parametrize("game_id", [g for g in DECK_GAMES if g in ADAPTERS])
 def test_hidden_deal_changes_nothing_public(game_id: str, linked, probes) -> None:
     game = load_game(game_id)
     twins_of, face_up, names_of, layout = ADAPTERS[game_id]
@@ -298,7 +300,7 @@ def _public_trace(game: Any, options: dict[str, Any], steps: list[tuple[Input, d
     return trace
 
 
-@pytest.mark.parametrize("game_id", DECK_GAMES)
+@pytest.mark.parametrize("game_id", [g for g in DECK_GAMES if g in ADAPTERS])
 def test_every_twin_swap_leaves_the_public_trace_unchanged(game_id: str, tmp_path) -> None:
     """The same check without the broker, over many twin pairs: a leak of any property of a card's
     identity (not only the identity itself) shows up for some pair."""
