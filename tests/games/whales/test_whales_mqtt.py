@@ -53,8 +53,12 @@ def test_the_card_held_face_down_changes_nothing_public(linked_whales, whales_pr
             drive(box, inp)
         assert box.session.state.phase == "decide" and box.session.state.offered == face_down
         box.service.wait_idle()
-        seq = box.recorder.updates[-1].seq
-        assert dash.wait_for(lambda m, s=seq: m.topic.endswith("/state") and m.json()["seq"] == s, 3)
+        last = box.recorder.updates[-1]
+        assert dash.wait_for(lambda m, s=last.seq: m.topic.endswith("/state") and m.json()["seq"] == s, 3)
+        for event in last.events:  # every event of the last update has arrived too
+            want = {**event, "seq": last.seq}
+            assert dash.wait_for(lambda m, w=want: m.topic.endswith("/events") and
+                                 {k: v for k, v in m.json().items() if k != "schema"} == w, 3)
         view = box.service.team_views()[offerer]
         assert team.wait_for(lambda m, v=view: m.json()["view"] == v, 3)
         box_id = link.topics.box
