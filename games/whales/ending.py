@@ -12,7 +12,7 @@ from games.whales import army as rules_of_army
 from games.whales.cards import numbers
 from games.whales.errors import BadDeclaration, NotPlaying
 from games.whales.state import DECLARE, GUESS, OVER, THREE_SUPERHEROES, WState, evolve, logged
-from games.whales.text import PRESS_PATTERNS, PRESSES, listing
+from games.whales.text import PRESS_PATTERNS, PRESSES, asking, listing
 
 Result = tuple[WState, list[Effect]]
 WHALE = "whale"
@@ -67,7 +67,7 @@ def roles_prompt(state: WState) -> Prompt:
     role = state.questions[0]
     key = "guess_prompt" if _guessing(state) else "declare_prompt"
     accepts = (*(PRESS_PATTERNS[t] for t in state.teams), PRESS_PATTERNS[OK])
-    return Prompt(say(key, role=role, marked=len(state.marked)), accepts, (*state.teams, OK))
+    return asking(key, accepts, (*state.teams, OK), role=role, marked=len(state.marked))
 
 
 def roles_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 import string
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
-from games.core import TEAM_COLOURS, Press, Say, Scan
+from games.core import TEAM_COLOURS, Press, Prompt, Say, Scan
 from games.data import messages
 from games.whales.cards import catalogue
 
 SCANS: dict[str, Scan] = {card: Scan(card) for card in catalogue()}
 PRESSES: dict[str, Press] = {b: Press(b) for b in (*TEAM_COLOURS, "ok")}
 PRESS_PATTERNS: dict[str, str] = {b: f"press:{b}" for b in (*TEAM_COLOURS, "ok")}
+
+
+def asking(key: str, accepts: tuple[str, ...], lights: tuple[str, ...], **params: object) -> Prompt:
+    """The prompt `key` with `params`, accepting `accepts`, lighting `lights` (one shared object
+    per distinct prompt: prompts are asked on every input of every simulated game)."""
+    return _prompt(key, accepts, lights, tuple(params.items()))
+
+
+@lru_cache(maxsize=4096)
+def _prompt(key: str, accepts: tuple[str, ...], lights: tuple[str, ...], params: tuple) -> Prompt:
+    return Prompt(Say(key, dict(params)), accepts, lights)
 
 
 def name(card: str) -> str:

@@ -46,7 +46,7 @@ from games.whales.state import (
     logged,
     set_at,
 )
-from games.whales.text import PRESS_PATTERNS, PRESSES, SCANS, name
+from games.whales.text import PRESS_PATTERNS, PRESSES, SCANS, asking, name
 
 Result = tuple[WState, list[Effect]]
 # The wild card's colour by button: red and blue have their own; grey is the white button.
@@ -93,7 +93,7 @@ def _removed(state: WState, team: str, card: str) -> tuple:
 
 def join_prompt(state: WState) -> Prompt:
     accepts = (*(PRESS_PATTERNS[c] for c in TEAM_COLOURS), PRESS_PATTERNS[OK])
-    return Prompt(say("join_prompt", count=len(state.teams)), accepts, (*TEAM_COLOURS, OK))
+    return asking("join_prompt", accepts, (*TEAM_COLOURS, OK), count=len(state.teams))
 
 
 def join_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -146,7 +146,7 @@ def dealing_to(state: WState) -> str:
 def deal_prompt(state: WState) -> Prompt:
     team = dealing_to(state)
     left = numbers().whales_each * len(state.teams) - state.dealt
-    return Prompt(say("deal_prompt", team=team, left=left), ("scan",), (team,))
+    return asking("deal_prompt", ("scan",), (team,), team=team, left=left)
 
 
 def deal_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -197,7 +197,7 @@ def can_claim_turtle(state: WState, team: str) -> bool:
 def discard_prompt(state: WState) -> Prompt:
     team = current(state)
     claims = tuple(f"hold:{t}" for t in state.teams if can_claim_turtle(state, t))
-    return Prompt(say("discard_prompt", team=team, deck=len(state.deck)), ("scan", *claims), (team,))
+    return asking("discard_prompt", ("scan", *claims), (team,), team=team, deck=len(state.deck))
 
 
 def discard_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -228,7 +228,7 @@ def discard_legal(state: WState) -> list[Input]:
 
 
 def offer_card_prompt(state: WState) -> Prompt:
-    return Prompt(say("offer_card_prompt", team=current(state)), ("scan",), (current(state),))
+    return asking("offer_card_prompt", ("scan",), (current(state),), team=current(state))
 
 
 def offer_card_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -254,7 +254,7 @@ def offer_card_legal(state: WState) -> list[Input]:
 def offer_to_prompt(state: WState) -> Prompt:
     team = current(state)
     others = tuple(t for t in state.teams if t != team)
-    return Prompt(say("offer_to_prompt", team=team), tuple(PRESS_PATTERNS[t] for t in others), others)
+    return asking("offer_to_prompt", tuple(PRESS_PATTERNS[t] for t in others), others, team=team)
 
 
 def offer_to_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -278,8 +278,8 @@ def offer_to_legal(state: WState) -> list[Input]:
 
 def decide_prompt(state: WState) -> Prompt:
     offerer = current(state)
-    ask = say("decide_prompt", team=state.receiver, offerer=offerer)
-    return Prompt(ask, ("scan", PRESS_PATTERNS[offerer]), (offerer,))
+    return asking("decide_prompt", ("scan", PRESS_PATTERNS[offerer]), (offerer,), team=state.receiver,
+                  offerer=offerer)
 
 
 def decide_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -301,7 +301,7 @@ def decide_legal(state: WState) -> list[Input]:
 
 
 def return_prompt(state: WState) -> Prompt:
-    return Prompt(say("return_prompt", team=current(state)), ("scan",), (current(state),))
+    return asking("return_prompt", ("scan",), (current(state),), team=current(state))
 
 
 def return_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -392,7 +392,7 @@ def finish_turn(state: WState, effects: list[Effect]) -> Result:
 
 def wild_prompt(state: WState) -> Prompt:
     accepts = tuple(PRESS_PATTERNS[b] for b in WILD_BUTTONS)
-    return Prompt(say("wild_prompt", team=state.actor, card=name(state.pending)), accepts, tuple(WILD_BUTTONS))
+    return asking("wild_prompt", accepts, tuple(WILD_BUTTONS), team=state.actor, card=name(state.pending))
 
 
 def wild_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -414,7 +414,7 @@ def wild_legal(state: WState) -> list[Input]:
 
 
 def turtle_prompt(state: WState) -> Prompt:
-    return Prompt(say("turtle_prompt", team=state.actor), ("scan",), (state.actor,))
+    return asking("turtle_prompt", ("scan",), (state.actor,), team=state.actor)
 
 
 def turtle_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -442,7 +442,7 @@ def turtle_legal(state: WState) -> list[Input]:
 
 def steal_from_prompt(state: WState) -> Prompt:
     targets = victims(state, state.actor)
-    return Prompt(say("steal_from_prompt", team=state.actor), tuple(PRESS_PATTERNS[t] for t in targets), targets)
+    return asking("steal_from_prompt", tuple(PRESS_PATTERNS[t] for t in targets), targets, team=state.actor)
 
 
 def steal_from_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -461,7 +461,7 @@ def steal_from_legal(state: WState) -> list[Input]:
 
 
 def steal_card_prompt(state: WState) -> Prompt:
-    return Prompt(say("steal_card_prompt", team=state.actor, victim=state.victim), ("scan",), (state.victim,))
+    return asking("steal_card_prompt", ("scan",), (state.victim,), team=state.actor, victim=state.victim)
 
 
 def steal_card_check(state: WState, inp: Input) -> tuple[ChanceRequest, ...]:
