@@ -10,7 +10,7 @@ from whales_kit import random_game
 from device.hardware.voice.render import box_messages
 from games.whales.text import catalogue_words, render
 
-KEY = re.compile(r'(?:\bsay|\b(?!Reveal\b)[A-Z]\w*)\(\s*"([a-z_0-9]+)"')  # say("key"), SomeError("key")
+KEY = re.compile(r'(?:\bsay|\basking|\b(?!Reveal\b)[A-Z]\w*)\(\s*"([a-z_0-9]+)"')  # say("key"), SomeError("key")
 
 
 def test_every_literal_key_in_the_rules_has_words():
