@@ -79,12 +79,12 @@ def _teams_option(options: Mapping[str, Any]) -> tuple[str, ...]:
         raise SetupError("bad_option", {"option": "teams", "value": teams})
     teams = tuple(teams)
     limits = numbers()
-    if not all(isinstance(t, str) and t in TEAM_COLOURS for t in teams) or len(set(teams)) != len(teams):
-        raise SetupError("bad_option", {"option": "teams", "value": list(teams)})
     if teams and not limits.min_teams <= len(teams) <= limits.max_teams:
         key = "too_many_teams" if len(teams) > limits.max_teams else "join_count"
         raise SetupError(key, {"count": len(teams), "min": limits.min_teams, "max": limits.max_teams,
                                "rulebook_max": limits.rulebook_max})
+    if not all(isinstance(t, str) and t in TEAM_COLOURS for t in teams) or len(set(teams)) != len(teams):
+        raise SetupError("bad_option", {"option": "teams", "value": list(teams)})
     return teams
 
 

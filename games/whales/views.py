@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import widgets as w
+from games.core import Say
 from games.whales import army as rules_of_army
 from games.whales.cards import COLOURS, catalogue
 from games.whales.ending import scores
@@ -98,8 +99,8 @@ def public_view(state: WState, game_id: str, title: str) -> dict[str, Any]:
         w.log("What happened", [render(s) for s in state.log]),
     ]
     if state.end:
-        text = ", ".join(state.winners) if state.winners else "roles being declared"
-        widgets.insert(0, w.banner("The end", state.end, text))
+        detail = f"winners: {', '.join(state.winners)}" if state.winners else "the roles are being declared"
+        widgets.insert(0, w.banner("The end", render(Say(state.end, {"team": state.ender})), detail))
     offer = None
     if state.phase == DECIDE or state.phase == RETURN:
         offer = {"from": current(state), "to": state.receiver, "refused": state.phase == RETURN}
