@@ -19,7 +19,7 @@ from device.cli.commands.journal_tools import export_lines, replay_lines
 from device.network.mqtt.link import start_mqtt
 from device.simulation.demo_camera import attach_camera
 from device.simulation.simbox import SimBox
-from games.core import digest
+from games.core import Choose, Game, Scan, digest
 from games.registry import game_ids, load_game
 
 
@@ -45,8 +45,32 @@ def play_dog(box: SimBox) -> None:
     box.press("repeat")
 
 
+def policy_script(game_id: str) -> Any:
+    """play(box) for a game whose demo is a policy (`Game.demo_input`): start it with its demo
+    options, then give the box each input the policy names (scans held up to the camera)."""
+    game = load_game(game_id)
+
+    def play(box: SimBox) -> None:
+        box.command("start_game", {"game": game_id, "options": game.demo_options()})
+        step = 0
+        while box.session is not None:
+            inp = game.demo_input(box.session.state, step)
+            if inp is None:
+                return
+            step += 1
+            if isinstance(inp, Scan):
+                box.scan(inp.card)
+            elif isinstance(inp, Choose):
+                box.choose(inp.option)
+            else:
+                box.press(inp.button, hold=inp.hold)
+
+    return play
+
+
 def demo_scripts() -> dict[str, Any]:
-    """game id -> play(box): the dice here, other games from device/simulation/demos/<id>.py."""
+    """game id -> play(box): the dice here, other games from device/simulation/demos/<id>.py, or
+    the game's own demo policy when it has one."""
     scripts: dict[str, Any] = {"dog": play_dog}
     for game in game_ids():
         if game in scripts:
@@ -54,6 +78,8 @@ def demo_scripts() -> dict[str, Any]:
         try:
             module = importlib.import_module(f"device.simulation.demos.{game}")
         except ModuleNotFoundError:
+            if getattr(type(load_game(game)), "demo_input", Game.demo_input) is not Game.demo_input:
+                scripts[game] = policy_script(game)
             continue
         scripts[game] = module.play
     return scripts

@@ -6,6 +6,7 @@ import io
 import json
 
 from device.cli.commands.journal_tools import export_lines, replay_lines
+from device.simulation.demo import run_demo
 from device.simulation.demo_camera import attach_camera
 from device.simulation.simulate import simulate
 from device.simulation.testing import make_box
@@ -55,3 +56,11 @@ def test_simulate_plays_random_games_to_their_end_and_says_how_they_ended():
     ends = summary["rates"]["end"]
     assert set(ends) <= {"end_deck_short", "end_six_whales", "end_three_superheroes", "end_turtle_claim"}
     assert abs(sum(ends.values()) - 1) < 1e-9 and "end_deck_short" in ends
+
+
+def test_houston_demo_plays_the_demo_policy_and_replays_it(tmp_path):
+    out = io.StringIO()
+    assert run_demo(tmp_path, ["whales"], out, camera=False) == 0
+    text = out.getvalue()
+    assert "rebuilt state is identical" in text
+    assert "Captain Harpoon is not a whale" in text and "Undone" in text and "wins" in text

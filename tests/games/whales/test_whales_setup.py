@@ -28,7 +28,8 @@ def test_bad_options_raise_setup_error(options):
 def test_seven_or_eight_players_are_refused_because_the_panel_has_six_buttons():
     with pytest.raises(SetupError) as err:
         GAME.setup({"teams": ["red", "blue", "green", "yellow", "purple", "white", "red"]})
-    assert err.value.key == "bad_option"  # a seventh colour does not exist on the panel
+    assert err.value.key == "too_many_teams"
+    assert err.value.params["max"] == 6 and err.value.params["rulebook_max"] == 8
     assert "the panel has {max} team buttons, though the expansion allows {rulebook_max}" in (
         catalogue_words()["too_many_teams"])
 
