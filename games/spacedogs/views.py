@@ -42,14 +42,15 @@ def phase_name(state: SDState) -> str:
 def _dog_rows(state: SDState, cat: Catalog) -> list[dict[str, Any]]:
     rows = []
     for dog in state.dogs:
-        badges = [cat.dogs[dog.id].name, f"stance {dog.stance or 'none'}", f"token {dog.token}"]
+        badges = [cat.dogs[dog.id].name]
         if dog.item:
             badges.append(f"item {cat.items[dog.item]}")
         if dog.incapacitated:
             badges.append("incapacitated")
         active = (state.active is not None and state.active.dog == dog.id) or (
             state.exploring is not None and state.exploring.current == dog.id)
-        counters = [w.counter("health", dog.health), w.counter("temperament", _temper_label(cat, dog.temper))]
+        counters = [w.counter("health", dog.health), w.counter("temperament", _temper_label(cat, dog.temper)),
+                    w.counter("stance", dog.stance or "none"), w.counter("token", dog.token)]
         if state.active is not None and state.active.dog == dog.id:
             counters.append(w.counter("actions", state.active.actions))
         rows.append(w.team_row(dog.colour, counters, badges=badges, active=active, out=dog.incapacitated))
