@@ -79,9 +79,13 @@ class Upgrade:
 
 @dataclass(frozen=True)
 class GroupSpec:
+    """An enemy group of a scenario; `placed` false: it waits off the map (an ambush) until the
+    Game Runner places it, and only the Game Runner knows of it until then."""
+
     id: str
     kind: str
     figures: int
+    placed: bool = True
 
 
 @dataclass(frozen=True)
@@ -193,7 +197,8 @@ def catalog() -> Catalog:
     for s in raw["scenarios"]:
         scenarios[str(s["id"])] = Scenario(
             id=str(s["id"]), title=str(s["title"]), reminder=str(s["reminder"]),
-            enemies=tuple(GroupSpec(str(e["id"]), str(e["kind"]), int(e["figures"])) for e in s["enemies"]),
+            enemies=tuple(GroupSpec(str(e["id"]), str(e["kind"]), int(e["figures"]), bool(e.get("placed", True)))
+                          for e in s["enemies"]),
             goals=tuple(GoalSpec(str(x["id"]), str(x["text"]), int(x["xp"])) for x in s["goals"]),
             unlock=tuple(str(x) for x in s["unlock"]), stickers=tuple(str(x) for x in s["stickers"]),
             choices=tuple(str(x) for x in s["choices"]),

@@ -5,6 +5,7 @@ Formats (fields separated by ':'; a figure is a dog id or `<group>.<n>`, n count
   damage:<figure>:<n>:<receive|suffer>[:<cover 0|1>[:<shields>]]   one attack on one figure
   area:<n>:<receive|suffer>:<figure>+<figure>+...                    an area attack, full damage each
   activate:<group>          the Game Runner activates this enemy group (its turn)
+  place:<group>             the Game Runner sets up a group that waited off the map (an ambush)
   goal:<goal id>            the Game Runner marks a hidden agenda goal achieved (again: not achieved)
   item:<dog>:<item>|drop|use   a dog takes an item (limit one), puts it on the ground, or uses it
   stance:<dog>:<stance>     the activating dog exchanges its stance (one action)
@@ -23,7 +24,7 @@ from games.spacedogs.catalog import Catalog
 from games.spacedogs.state import SDState
 
 MAX_FIELDS = 8
-GR_ONLY: tuple[str, ...] = ("damage", "area", "activate", "goal", "explore", "end", "xp", "upgrade")
+GR_ONLY: tuple[str, ...] = ("damage", "area", "activate", "place", "goal", "explore", "end", "xp", "upgrade")
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def parse(option: str, state: SDState, cat: Catalog) -> Attack | Command:
         if len(set(names)) != len(names):
             raise bad(option, "a figure is named twice")
         return Attack(tuple(figure(n, option, state) for n in names), amount, receive)
-    one = {"activate", "goal", "story", "upgrade"}
+    one = {"activate", "place", "goal", "story", "upgrade"}
     if verb in one:
         if len(args) != 1 or not args[0]:
             raise bad(option, f"{verb}:<id>")

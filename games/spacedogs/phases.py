@@ -44,7 +44,8 @@ from games.spacedogs.state import (
 )
 
 NO_CHANCE: tuple[ChanceRequest, ...] = ()
-ROUND_COMMANDS = ("choose:damage:*", "choose:area:*", "choose:goal:*", "choose:item:*", "choose:end")
+ROUND_COMMANDS = ("choose:damage:*", "choose:area:*", "choose:goal:*", "choose:item:*", "choose:place:*",
+                  "choose:end")
 REWARD_COMMANDS = ("choose:goal:*", "choose:xp:*", "choose:story:*", "choose:upgrade:*")
 
 
@@ -80,6 +81,9 @@ def check_command(state: SDState, option: str, cat: Catalog, allowed: tuple[str,
         _check_item(state, cat, cmd)
     elif cmd.verb == "explore" and (cmd.value == "end") != (state.exploring is not None):
         raise IllegalInput("command_not_now", {"command": f"explore:{cmd.value}"})
+    elif cmd.verb == "place" and (
+            not any(g.id == cmd.target for g in state.groups) or state.group(cmd.target).placed):
+        raise IllegalInput("group_placed_already", {"group": cmd.target})
     return cmd
 
 
@@ -118,6 +122,8 @@ def apply_command(state: SDState, cmd: Attack | Command, cat: Catalog) -> tuple[
         return give_help(state, cat, cmd.target, cmd.value)
     if cmd.verb == "activate":
         return play.activate_group(state, cat, cmd.target)
+    if cmd.verb == "place":
+        return play.place_group(state, cat, cmd.target)
     return apply_reward(state, cat, cmd)
 
 
@@ -137,7 +143,7 @@ def step_prompt(state: SDState) -> Prompt:
 
 def step_check(state: SDState, inp: Input) -> tuple[ChanceRequest, ...]:
     if isinstance(inp, Choose):
-        check_command(state, inp.option, catalog(), ("damage", "goal", "item", "explore", "end"))
+        check_command(state, inp.option, catalog(), ("damage", "goal", "item", "place", "explore", "end"))
     return NO_CHANCE
 
 
@@ -186,6 +192,9 @@ def command_samples(state: SDState) -> list[Input]:
         out.append(Choose(f"damage:{dog.id}:3:receive:1:1"))
         out.append(Choose(f"damage:{dog.id}:2:suffer"))
     for group in state.groups:
+        if not group.placed:
+            out.append(Choose(f"place:{group.id}"))
+            continue
         for i, h in enumerate(group.health):
             if h:
                 out.append(Choose(f"damage:{group.id}.{i + 1}:2:receive"))
@@ -218,7 +227,7 @@ def activation_prompt(state: SDState) -> Prompt:
 def activation_check(state: SDState, inp: Input) -> tuple[ChanceRequest, ...]:
     cat = catalog()
     if isinstance(inp, Choose):
-        allowed = ["damage", "goal", "item", "explore", "end"]
+        allowed = ["damage", "goal", "item", "place", "explore", "end"]
         if state.active is not None:
             allowed += ["stance", "help"]
         if state.active is None and state.turn == GR:
@@ -389,8 +398,8 @@ def _explorer(state: SDState) -> str | None:
 
 def explore_prompt(state: SDState) -> Prompt:
     explorer = _explorer(state)
-    common = ("choose:damage:*", "choose:area:*", "choose:goal:*", "choose:item:*", "choose:end",
-              "choose:explore:end", "hold:ok")
+    common = ("choose:damage:*", "choose:area:*", "choose:goal:*", "choose:item:*", "choose:place:*",
+              "choose:end", "choose:explore:end", "hold:ok")
     if explorer is None:
         return Prompt(say("explore_nobody"), accepts=common, lights=(OK,))
     colour = _colour(state, explorer)
@@ -404,7 +413,7 @@ def explore_check(state: SDState, inp: Input) -> tuple[ChanceRequest, ...]:
     cat = catalog()
     explorer = _explorer(state)
     if isinstance(inp, Choose):
-        allowed = ("damage", "goal", "item", "explore", "end", *(("help",) if explorer else ()))
+        allowed = ("damage", "goal", "item", "place", "explore", "end", *(("help",) if explorer else ()))
         cmd = check_command(state, inp.option, cat, allowed)
         if isinstance(cmd, Command) and cmd.verb == "help":
             play.check_help(state, cat, explorer, cmd.target, cmd.value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import Effect, IllegalInput, say
+from games.core import Effect, IllegalInput, Reveal, say
 from games.spacedogs import damage
 from games.spacedogs.catalog import DOMESTICATED, ENRAGED, Catalog
 from games.spacedogs.commands import Attack
@@ -104,8 +104,21 @@ def help_dog(state: SDState, cat: Catalog, target: str, wanted: str) -> tuple[SD
 
 def check_attack(state: SDState, attack: Attack) -> None:
     for fig in attack.figures:
+        if fig.group is not None and not state.group(fig.group).placed:
+            raise IllegalInput("group_not_placed")  # no name: the table must not learn of it
         if fig.group is not None and state.group(fig.group).health[fig.index] == 0:
             raise IllegalInput("figure_defeated", {"figure": fig.name()})
+
+
+def place_group(state: SDState, cat: Catalog, group_id: str) -> tuple[SDState, list[Effect]]:
+    """The Scenario Book says to set up a waiting group: the table sees it from now on."""
+    group = state.group(group_id)
+    state = log(state.with_group(replace(group, placed=True)), cat, f"{group.name} ({group_id}) appear")
+    effects: list[Effect] = [Reveal("enemies"), say("group_placed", group=group.name, figures=len(group.health))]
+    if state.phase == ACTIVATION and state.exploring is None:
+        state, more = settle(state, cat)
+        effects += more
+    return state, effects
 
 
 def apply_attack(state: SDState, cat: Catalog, attack: Attack) -> tuple[SDState, list[Effect]]:

@@ -109,7 +109,8 @@ class Spacedogs(Game[SDState]):
         groups = []
         for g in spec.enemies:
             health, plating = _upgraded(cat, g.kind, campaign.upgrades)
-            groups.append(Group(g.id, g.kind, cat.enemies[g.kind].name, (health,) * g.figures, health, plating))
+            groups.append(Group(g.id, g.kind, cat.enemies[g.kind].name, (health,) * g.figures, health, plating,
+                                placed=g.placed))
         goals = tuple(Goal(g.id, g.text, g.xp) for g in spec.goals)
         return SDState(scenario=scenario, dogs=state_dogs, groups=tuple(groups), goals=goals, campaign=campaign,
                        log=(f"{spec.title}: round 1",))

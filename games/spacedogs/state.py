@@ -65,6 +65,7 @@ class Group:
     max_health: int
     plating: int
     activated: bool = False
+    placed: bool = True  # False: waiting off the map, known to the Game Runner only
 
     @property
     def defeated(self) -> bool:
@@ -72,7 +73,7 @@ class Group:
 
     @property
     def can_activate(self) -> bool:
-        return not self.activated and not self.defeated
+        return self.placed and not self.activated and not self.defeated
 
 
 @dataclass(frozen=True)

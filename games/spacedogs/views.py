@@ -57,9 +57,11 @@ def _dog_rows(state: SDState, cat: Catalog) -> list[dict[str, Any]]:
     return rows
 
 
-def _group_rows(state: SDState) -> list[list[Any]]:
-    return [[g.name, g.id, " ".join(str(h) for h in g.health), "yes" if g.activated else "no"]
-            for g in state.groups]
+def _group_rows(state: SDState, *, waiting: bool = False) -> list[list[Any]]:
+    """The groups on the map (and, for the Game Runner, those still waiting off it)."""
+    return [[g.name, g.id, " ".join(str(h) for h in g.health),
+             "yes" if g.activated else "no" if g.placed else "waiting"]
+            for g in state.groups if g.placed or waiting]
 
 
 def _goal_rows(state: SDState) -> list[list[Any]]:
@@ -84,7 +86,7 @@ def public_view(state: SDState, cat: Catalog) -> dict[str, Any]:
         dogs=[{"dog": d.id, "colour": d.colour, "health": d.health, "temper": d.temper, "stance": d.stance,
                "token": d.token, "acted": d.acted, "item": d.item, "powers": list(d.powers)} for d in state.dogs],
         groups=[{"group": g.id, "name": g.name, "health": list(g.health), "activated": g.activated}
-                for g in state.groups],
+                for g in state.groups if g.placed],
         exploring=state.exploring is not None,
         over=state.phase == OVER,
     )
@@ -104,7 +106,8 @@ def dog_view(state: SDState, cat: Catalog, colour: str) -> dict[str, Any]:
 
 def controls(state: SDState) -> dict[str, Any]:
     """The `controls` widget: the Game Runner's commands as forms (device/network/dashboard/controls.js)."""
-    figures = [d.id for d in state.dogs] + [f"{g.id}.{i + 1}" for g in state.groups for i in range(len(g.health))]
+    placed = [g for g in state.groups if g.placed]
+    figures = [d.id for d in state.dogs] + [f"{g.id}.{i + 1}" for g in placed for i in range(len(g.health))]
     forms: list[dict[str, Any]] = [
         {"command": "damage", "label": "Damage a figure", "fields": [
             {"name": "figure", "type": "choice", "options": figures},
@@ -113,7 +116,9 @@ def controls(state: SDState) -> dict[str, Any]:
             {"name": "cover", "type": "choice", "options": ["0", "1"]},
             {"name": "shields", "type": "number", "min": 0}]},
         {"command": "activate", "label": "Activate an enemy group", "fields": [
-            {"name": "group", "type": "choice", "options": [g.id for g in state.groups]}]},
+            {"name": "group", "type": "choice", "options": [g.id for g in placed]}]},
+        {"command": "place", "label": "Set up a waiting group", "fields": [
+            {"name": "group", "type": "choice", "options": [g.id for g in state.groups if not g.placed]}]},
         {"command": "goal", "label": "Mark a goal achieved", "fields": [
             {"name": "goal", "type": "choice", "options": [g.id for g in state.goals]}]},
         {"command": "xp", "label": "Enter a dog's XP", "fields": [
@@ -132,6 +137,8 @@ def gr_view(state: SDState, cat: Catalog) -> dict[str, Any]:
         "goals": [{"id": g.id, "name": g.text, "text": g.text, "xp": g.xp, "achieved": g.achieved}
                   for g in state.goals],
         "xp": state.gr_earned(), "campaign_xp": state.campaign.gr_xp,
+        "waiting": [g.id for g in state.groups if not g.placed],
         "widgets": [w.table("Hidden agenda", ["goal", "text", "XP", "achieved"], _goal_rows(state)),
+                    w.table("Enemies", ["enemy", "group", "health", "activated"], _group_rows(state, waiting=True)),
                     controls(state)],
     }

@@ -49,13 +49,13 @@ def yield_check(d: Driver) -> None:
         assert not any(secret in canonical_json(GAME.team_view(state, dog.colour)) for secret in GAME.secrets(state))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.data(), DOG_SETS, st.sampled_from(sorted(CAT.scenarios)))
 def test_random_play_keeps_bounds_and_secrets(data: st.DataObject, dogs: list[str], scenario: str) -> None:
     _play(data, dogs, scenario, 120, back=True)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.data(), DOG_SETS, st.sampled_from(["s01", "s03", "s08"]))
 def test_every_figure_acts_once_per_round(data: st.DataObject, dogs: list[str], scenario: str) -> None:
     d = Driver({"dogs": dogs, "scenario": scenario})
@@ -74,11 +74,11 @@ def test_every_figure_acts_once_per_round(data: st.DataObject, dogs: list[str], 
                 acts[(round_before, str(e.params["group"]))] += 1
             if isinstance(e, Say) and e.key == "all_acted":
                 assert all(x.acted or not x.can_activate for x in d.state.dogs)
-                assert all(g.activated or g.defeated for g in d.state.groups)
+                assert all(g.activated or g.defeated or not g.placed for g in d.state.groups)
     assert all(n == 1 for n in acts.values()), acts
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.data(), DOG_SETS)
 def test_replay_equals_live(data: st.DataObject, dogs: list[str]) -> None:
     d = _play(data, dogs, "s01", 80, back=True)
@@ -153,7 +153,7 @@ def test_every_word_the_rules_say_is_in_the_catalogue() -> None:
     probes: list[Input] = [Press(c) for c in ("red", "yellow", "green", "blue", "purple", "white", "ok")]
     probes += [Choose(o) for o in ("damage:nova:3:receive", "activate:thugs", "help:orion", "stance:nova:x",
                                    "item:nova:use", "xp:nova:3", "story:spare", "upgrade:turret_core")]
-    for _ in range(30):
+    for _ in range(15):
         dogs = rng.sample(list(CAT.dogs), rng.randint(1, 4))
         d = Driver({"dogs": dogs, "scenario": rng.choice(sorted(CAT.scenarios))})
         for _ in range(200):

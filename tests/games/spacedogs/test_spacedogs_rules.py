@@ -124,12 +124,30 @@ def test_a_dog_activates_once_per_round_and_the_refusal_changes_nothing() -> Non
 
 
 def test_when_one_side_is_out_the_other_goes_on() -> None:
-    d = Driver({"dogs": ["nova"], "scenario": "s03"})  # three enemy groups against one dog
+    d = Driver({"dogs": ["nova"], "scenario": "s03"})  # two groups on the map against one dog
     d.to_activation()
     d.run([Press("yellow"), Press("ok")])
-    d.run([Press("ok"), Press("ok")])
+    d.send(Press("ok"))  # the goons; the players have no figure left
     assert d.state.turn == "gr" and d.state.phase == "activation"
-    d.send(Press("ok"))
+    d.send(Press("ok"))  # the snipers; the queen waits off the map and does not count
+    assert d.state.phase == "discard"
+
+
+def test_a_waiting_group_is_the_gr_secret_until_placed() -> None:
+    d = Driver({"dogs": ["nova"], "scenario": "s03"})
+    assert not d.state.group("queen").placed
+    assert "queen" not in canonical_json(GAME.public_view(d.state))
+    assert "queen" in canonical_json(GAME.team_view(d.state, "gr"))
+    assert d.refused(Choose("damage:queen.1:3:suffer")).key == "group_not_placed"
+    d.to_activation()
+    d.run([Press("yellow"), Press("ok")])
+    effects = d.send(Choose("place:queen"))
+    assert any(isinstance(e, Reveal) for e in effects) and "group_placed" in keys(effects)
+    assert "Pirate Queen" in canonical_json(GAME.public_view(d.state))
+    assert d.refused(Choose("place:queen")).key == "group_placed_already"
+    d.run([Press("ok"), Press("ok")])
+    assert d.state.phase == "activation" and d.state.turn == "gr"  # the queen acts this round too
+    d.send(Choose("activate:queen"))
     assert d.state.phase == "discard"
 
 
