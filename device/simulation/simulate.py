@@ -48,15 +48,17 @@ class Played:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS) -> Played:
-    """Play one game to its end (or `max_steps`) with the game's random player."""
+def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS,
+             start: State | None = None) -> Played:
+    """Play one game to its end (or `max_steps`) with the game's random player. `start` is
+    `game.setup(options)` when the caller already has it (setup is pure: one call serves many games)."""
     given: object = game
     if not isinstance(given, Game):  # transitional: an old-style rules object (see games/legacy.py)
         game = adapt(given)
     drawer = SeededDrawer(rng)
     pick = rng.randrange
     legal_inputs, random_input, validate, apply = game.legal_inputs, game.random_input, game.validate, game.apply
-    state = game.setup(options)
+    state = game.setup(options) if start is None else start
     effects: list[Effect] = []
     steps = 0
     over = False
@@ -88,8 +90,9 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
     sums: dict[str, float] = {}
     finished = steps = 0
     started = time.perf_counter()
+    start = game.setup(options)
     for _ in range(games):
-        played = play_one(game, options, rng)
+        played = play_one(game, options, rng, start=start)
         finished += played.finished
         steps += played.steps
         for key, value in played.stats.items():
