@@ -1,7 +1,7 @@
 """Rule 6 (detaching a module) and rule 7 (the return of the astronauts)."""
 
 import pytest
-from hwhad_kit import GLUE, cid, step, table, walk, words
+from hwhad_kit import GLUE, check, cid, step, table, walk, words
 
 from games.core import IllegalInput, Press, Reveal, Scan
 from games.hwhad.rules import GAME
@@ -39,9 +39,9 @@ def test_raising_the_panic_takes_three_tokens_and_voids_the_module_astronaut():
 def test_only_the_heros_team_decides_and_only_about_the_module_card():
     state = opened()
     with pytest.raises(IllegalInput, match="only_team_decides"):
-        GAME.validate(state, Press("blue", hold=True))
+        check(state, Press("blue", hold=True))
     with pytest.raises(IllegalInput, match="not_module_card"):
-        GAME.validate(state, Scan(cid("stout")))
+        check(state, Scan(cid("stout")))
 
 
 def test_modules_open_in_order():
@@ -85,7 +85,7 @@ def test_when_the_captain_dies_the_team_with_most_astronauts_provides_the_next()
     assert state.phase == SUCCESSOR_CARD and state.actor == "blue"
     assert words(effects)[-2:] == ["The captain is lost!", "Blue provides the new captain."]
     with pytest.raises(IllegalInput, match="not_in_team_hand"):
-        GAME.validate(state, Scan(cid("sheila")))
+        check(state, Scan(cid("sheila")))
     state, effects = step(state, Scan(cid("lou")))
     assert state.captain == "blue" and state.captain_card == cid("lou") and state.phase == ORDER
     assert any(isinstance(e, Reveal) for e in effects)
@@ -99,7 +99,7 @@ def test_a_tie_for_most_astronauts_is_decided_by_the_former_captain():
     assert words(effects)[-1] == "Blue and Green have the most astronauts: Red, press the button of your " \
                                  "successor's team."
     with pytest.raises(IllegalInput, match="not_a_candidate"):
-        GAME.validate(state, Press("red"))
+        check(state, Press("red"))
     state, _ = step(state, Press("green"))
     assert state.phase == SUCCESSOR_CARD and state.actor == "green"
 

@@ -6,7 +6,7 @@ import pytest
 from hwhad_kit import cid
 
 from games.catalog import deck_cards
-from games.core import IllegalInput
+from games.core import SetupError
 from games.hwhad.cards import asteroid_weights, astronauts, catalogue, numbers, unlockables
 from games.hwhad.rules import GAME
 from games.registry import load_game
@@ -35,7 +35,7 @@ def test_facings_the_rulebook_names():
 def test_registered_with_its_deck_and_badges():
     game = load_game("hwhad")
     assert game is GAME and game.info.deck == "hwhad"
-    assert set(GAME.card_ids()) == set(astronauts()) | set(unlockables())
+    assert set(GAME.cards().ids) == set(astronauts()) | set(unlockables())
     assert "badge-red" in deck_cards("hwhad") and cid("unlockable3") in deck_cards("hwhad")
 
 
@@ -55,7 +55,7 @@ def test_unlockables_join_the_deal_only_when_enabled():
 
 @pytest.mark.parametrize("value", [["unlockable3"], ["teleporter"], "doggo", 3])
 def test_undefined_or_malformed_unlockables_are_refused(value):
-    with pytest.raises(IllegalInput) as err:
+    with pytest.raises(SetupError) as err:
         GAME.setup({"unlockables": value})
     assert err.value.key == "bad_option"
 

@@ -1,7 +1,7 @@
 """Rule 4 (filling the slots) and rule 5 (resolution in the rulebook's order)."""
 
 import pytest
-from hwhad_kit import cid, step, table, walk, words
+from hwhad_kit import check, cid, step, table, walk, words
 
 from games.core import Chance, IllegalInput, Light, Press, Scan, Sound, UnknownCard, canonical_json
 from games.hwhad.resolution import report, resolve
@@ -40,16 +40,16 @@ def test_a_slot_confirms_with_a_beep_and_its_led_never_the_card_name():
 def test_refused_scans_change_nothing(before, card, key):
     state = scanned(table(HANDS), *before)
     with pytest.raises(IllegalInput) as err:
-        GAME.validate(state, Scan(cid(card)))
+        check(state, Scan(cid(card)))
     assert err.value.key == key
 
 
 def test_unknown_cards_and_buttons_are_refused():
     state = table(HANDS)
     with pytest.raises(UnknownCard):
-        GAME.validate(state, Scan("hwhad-nobody"))
+        check(state, Scan("hwhad-nobody"))
     with pytest.raises(IllegalInput, match="not_expected"):
-        GAME.validate(state, Press("red"))
+        check(state, Press("red"))
 
 
 def test_a_scan_that_would_strand_the_next_slot_is_refused():
@@ -58,7 +58,7 @@ def test_a_scan_that_would_strand_the_next_slot_is_refused():
     state = table({"red": [], "blue": ["paul", "jimmy"], "green": ["dowell"]}, captain="red", captain_card="")
     assert {i.card for i in GAME.legal_inputs(state)} == {cid("paul"), cid("jimmy")}
     with pytest.raises(IllegalInput) as err:
-        GAME.validate(state, Scan(cid("dowell")))
+        check(state, Scan(cid("dowell")))
     assert err.value.key == "no_team_next"
     state = scanned(state, "paul")
     assert {i.card for i in GAME.legal_inputs(state)} == {cid("dowell")}
@@ -78,10 +78,10 @@ def test_the_revealed_captain_is_played_openly():
 
 def test_third_scan_asks_for_the_asteroid_with_the_data_odds():
     state = scanned(table(HANDS), "paul", "max")
-    assert GAME.validate(state, Scan(cid("jimmy"))) == (Chance("asteroid", (240, 20, 20, 20)),)
+    assert check(state, Scan(cid("jimmy"))) == (Chance("asteroid", (240, 20, 20, 20)),)
     no_dolphins = scanned(table({"red": ["glue", "max"], "blue": ["paul", "jimmy"], "green": ["dowell"]}),
                           "paul", "max")
-    assert GAME.validate(no_dolphins, Scan(cid("jimmy"))) == (Chance("asteroid", (150, 50, 50, 50)),)
+    assert check(no_dolphins, Scan(cid("jimmy"))) == (Chance("asteroid", (150, 50, 50, 50)),)
 
 
 # --- Rule 5: resolution ---------------------------------------------------------------------

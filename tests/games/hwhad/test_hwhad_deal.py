@@ -4,19 +4,19 @@ import random
 from collections import Counter
 
 import pytest
-from hwhad_kit import GLUE, draw, step, words
+from hwhad_kit import GLUE, check, draw, step, words
 
 from games.core import Chance, IllegalInput, Light, Press, Reveal, Scan, Shuffle, UnknownCard
-from games.hwhad.cards import catalogue, numbers
-from games.hwhad.deal import destinations, plan_deal, special_positions
+from games.hwhad.cards import CAPTAIN_ID, catalogue, numbers
+from games.hwhad.deal import deal_requests, destinations, plan_deal, special_positions
 from games.hwhad.rules import GAME
-from games.hwhad.state import BOARDING, CREWING, SPACEWALK, TEMP_CAPTAIN, VOID, holder
+from games.hwhad.state import BOARDING, CREWING, MODULES, SPACEWALK, TEMP_CAPTAIN, VOID, holder
 
 
 def boarded(teams, seed=0, unlock=()):
     state = GAME.setup({"teams": teams, "unlockables": list(unlock)})
     rng = random.Random(seed)
-    requests = GAME.validate(state, Press("ok"))
+    requests = check(state, Press("ok"))
     return GAME.apply(state, Press("ok"), {r.name: draw(r, rng) for r in requests})[0]
 
 
@@ -37,7 +37,7 @@ def test_teams_join_by_button_or_badge_and_ok_starts_boarding():
     assert words(effects) == ["Red joins the crew."] and Light("team:red", "on") in effects
     state, _ = step(state, Scan("badge-blue"))
     assert state.teams == ("red", "blue") and state.phase == CREWING
-    requests = GAME.validate(state, Press("ok"))
+    requests = check(state, Press("ok"))
     assert [type(r) for r in requests] == [Chance, Shuffle]
     state, _ = step(state, Press("ok"))
     assert state.phase == BOARDING and len(state.stack) == 20
@@ -51,20 +51,20 @@ def test_teams_join_by_button_or_badge_and_ok_starts_boarding():
 def test_crewing_refusals(inp, key):
     state, _ = step(GAME.setup({}), Press("red"))
     with pytest.raises(IllegalInput) as err:
-        GAME.validate(state, inp)
+        check(state, inp)
     assert err.value.key == key
 
 
 def test_crewing_needs_two_teams_and_takes_at_most_five():
     state, _ = step(GAME.setup({}), Press("red"))
     with pytest.raises(IllegalInput, match="need_teams"):
-        GAME.validate(state, Press("ok"))
+        check(state, Press("ok"))
     for colour in ("blue", "green", "yellow", "purple"):
         state, _ = step(state, Press(colour))
     with pytest.raises(IllegalInput, match="too_many_teams"):
-        GAME.validate(state, Press("white"))
+        check(state, Press("white"))
     with pytest.raises(UnknownCard):
-        GAME.validate(GAME.setup({}), Scan("badge-orange"))
+        check(GAME.setup({}), Scan("badge-orange"))
 
 
 # --- Boarding -------------------------------------------------------------------------------
@@ -89,11 +89,11 @@ def test_the_dealer_hears_each_destination_and_the_team_button_lights():
     if where in state.teams:
         assert Light(f"team:{where}", "on", "flash") in effects
     with pytest.raises(IllegalInput, match="already_dealt"):
-        GAME.validate(state, Scan(card))
+        check(state, Scan(card))
     with pytest.raises(IllegalInput, match="not_in_this_game"):
-        GAME.validate(state, Scan("hwhad-doggo"))
+        check(state, Scan("hwhad-doggo"))
     with pytest.raises(UnknownCard):
-        GAME.validate(state, Scan("badge-red"))
+        check(state, Scan("badge-red"))
 
 
 @pytest.mark.parametrize("teams", [("red", "blue"), ("red", "blue", "green"), ("red", "blue", "green", "yellow"),
@@ -111,15 +111,79 @@ def test_every_possible_special_placement_keeps_the_rulebook_promises(teams):
             assert not {dest[d1], dest[d2]} >= set(teams)
 
 
-def test_the_plan_is_uniform_over_valid_layouts_for_each_special_card():
-    # Each valid triple is one outcome with weight 1, and the two dolphins are placed in both
-    # orders: Flipper and Bubbles are equally likely to be on the ship.
-    teams = ("red", "blue", "green")
-    dest = destinations(teams, 20)
-    triples = special_positions(teams, 20)
-    first = Counter(dest[d1] == VOID for _, d1, _ in triples)
-    second = Counter(dest[d2] == VOID for _, _, d2 in triples)
-    assert first == second
+def _rejection_layout(teams, deck, rng):
+    """A layout drawn the slow, obviously fair way: shuffle every card into the destinations and
+    start again until the rulebook's promises hold (D3). Uniform over valid layouts by construction,
+    and independent of special_positions."""
+    dest = destinations(teams, len(deck))
+    need = numbers().dolphins_on_ship[len(teams)]
+    cards = catalogue()
+    while True:
+        order = list(deck)
+        rng.shuffle(order)
+        where = dict(zip(order, dest, strict=True))
+        dolphins = [c for c in deck if cards[c].role == "dolphin"]
+        on_ship = sum(where[d] != VOID for d in dolphins)
+        if where[CAPTAIN_ID] != VOID and on_ship >= need and not {where[d] for d in dolphins} >= set(teams):
+            return where
+
+
+def _chi_square(a, b):
+    """Pearson's statistic for two samples being drawn from one distribution, and its degrees of
+    freedom (categories seen in either sample, minus one)."""
+    keys = sorted(set(a) | set(b))
+    na, nb = sum(a.values()), sum(b.values())
+    stat = 0.0
+    for k in keys:
+        total = a[k] + b[k]
+        for count, n in ((a[k], na), (b[k], nb)):
+            expected = total * n / (na + nb)
+            stat += (count - expected) ** 2 / expected
+    return stat, len(keys) - 1
+
+
+def _critical(df, z=3.09):
+    """The chi-square value a fair sample exceeds with probability 0.001 (Wilson-Hilferty)."""
+    return df * (1 - 2 / (9 * df) + z * (2 / (9 * df)) ** 0.5) ** 3
+
+
+@pytest.mark.parametrize("teams", [("red", "blue"), ("red", "blue", "green", "yellow")])
+def test_the_deal_is_uniform_over_valid_layouts(teams):
+    # Deals drawn through the box's chance requests (uniform special triple, uniform shuffle) against
+    # deals drawn by rejection. For the Captain, a dolphin, an engineer and the teams' dolphin
+    # count, the destinations must look alike: a chi-square test at p = 0.001 for each.
+    deck = GAME.setup({}).deck
+    rng = random.Random(20261201)
+    box, fair = {k: Counter() for k in range(4)}, {k: Counter() for k in range(4)}
+    watched = (CAPTAIN_ID, "hwhad-flipper", "hwhad-lou")
+    requests = deal_requests(teams, deck)
+    for _ in range(6000):
+        plan = plan_deal(teams, deck, {r.name: draw(r, rng) for r in requests})
+        where = dict(zip(deck, plan, strict=True))
+        fair_where = _rejection_layout(teams, deck, rng)
+        for k, card in enumerate(watched):
+            box[k][where[card]] += 1
+            fair[k][fair_where[card]] += 1
+        box[3][len({where[d] for d in ("hwhad-flipper", "hwhad-bubbles")} - {VOID, *MODULES})] += 1
+        fair[3][len({fair_where[d] for d in ("hwhad-flipper", "hwhad-bubbles")} - {VOID, *MODULES})] += 1
+    for k in range(4):
+        stat, df = _chi_square(box[k], fair[k])
+        assert df >= 1 and stat < _critical(df), (k, stat, df, box[k], fair[k])
+
+
+def test_the_chi_square_check_would_see_a_biased_deal():
+    # The same statistic on a deal that puts the Captain in a team twice as often as it should.
+    rng = random.Random(7)
+    teams, deck = ("red", "blue"), GAME.setup({}).deck
+    fair, biased = Counter(), Counter()
+    for _ in range(6000):
+        fair[_rejection_layout(teams, deck, rng)[CAPTAIN_ID]] += 1
+        where = _rejection_layout(teams, deck, rng)[CAPTAIN_ID]
+        if where in MODULES and rng.random() < 0.5:
+            where = "red"
+        biased[where] += 1
+    stat, df = _chi_square(fair, biased)
+    assert stat > _critical(df)
 
 
 def test_plan_from_outcomes_is_deterministic_and_complete():

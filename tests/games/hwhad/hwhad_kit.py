@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Chance, Effect, Input, Say, Scan, Shuffle, check_outcomes
+from games.core import Chance, ChanceRequest, Effect, Input, NotExpected, Say, Scan, Shuffle, check_outcomes
 from games.hwhad import spacewalk
 from games.hwhad.cards import CAPTAIN_ID, astronauts, catalogue, numbers
 from games.hwhad.rules import GAME
@@ -54,16 +54,26 @@ def table(
         hands=hand_cards, modules=mods, detached=detached,
         void=tuple(c for c in deck if c not in placed), tokens=toks,
         tray=numbers().tray - sum(toks), captain=captain, captain_card=cid(captain_card) if captain_card else "",
+        face_up=(cid(captain_card),) if captain_card else (),
         dolphinized=dolph, votes=(0,) * len(teams),
     )
     state, _ = spacewalk.start(state)
     return state
 
 
+def check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
+    """What the box checks before it takes an input: the prompt (the session's one check), then
+    the rules. Raises NotExpected for an input the prompt does not wait for."""
+    prompt = GAME.prompt(state)
+    if prompt.finished or not prompt.allows(inp):
+        raise NotExpected("not_expected", {"expected": prompt.ask.key})
+    return GAME.validate(state, inp)
+
+
 def step(state: HState, inp: Input, **outcomes: Any) -> tuple[HState, list[Effect]]:
-    """Validate and apply one input as the box would; by default no asteroid hits and a shuffle
+    """Check and apply one input as the box would; by default no asteroid hits and a shuffle
     keeps its order."""
-    requests = GAME.validate(state, inp)
+    requests = check(state, inp)
     given = {
         r.name: outcomes.get(r.name, list(range(r.size)) if isinstance(r, Shuffle) else 0) for r in requests
     }
@@ -105,7 +115,7 @@ def random_game(seed: int, teams: int, unlock: bool = False) -> Iterator[tuple[H
         if not legal:
             return
         inp = rng.choice(legal)
-        requests = GAME.validate(state, inp)
+        requests = check(state, inp)
         state, effects = GAME.apply(state, inp, {r.name: draw(r, rng) for r in requests})
         yield state, inp, effects
 

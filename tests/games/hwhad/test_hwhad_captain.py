@@ -1,7 +1,7 @@
 """Rule 8: the captain's order, the panic vote, revolts and the sacrifice."""
 
 import pytest
-from hwhad_kit import GLUE, cid, step, table, walk, words
+from hwhad_kit import GLUE, check, cid, step, table, walk, words
 
 from games.core import Choose, IllegalInput, Press, Scan
 from games.hwhad.rules import GAME
@@ -21,14 +21,14 @@ def test_sacrifice_names_a_team_then_the_vote_then_that_team_scans_its_victim():
     state, effects = step(at_orders(), Choose("sacrifice"))
     assert state.phase == THREATEN and words(effects) == ["The captain orders a sacrifice."]
     with pytest.raises(IllegalInput, match="cannot_threaten_own"):
-        GAME.validate(state, Press("red"))
+        check(state, Press("red"))
     state, effects = step(state, Press("yellow"))
     assert state.phase == VOTE and words(effects) == ["Yellow is threatened."]
     state, effects = step(state, Press("ok"))
     assert state.phase == VICTIM and state.actor == "yellow"
     assert words(effects) == ["0 panic tokens from 3 voters: no revolt. The order stands."]
     with pytest.raises(IllegalInput, match="not_in_team_hand"):
-        GAME.validate(state, Scan(cid("max")))
+        check(state, Scan(cid("max")))
     state, effects = step(state, Scan(cid("torque")))
     assert cid("torque") in state.void and state.phase == SPACEWALK and state.spacewalks == 2
     assert words(effects)[0] == "Yellow sent an astronaut to the void."
@@ -37,7 +37,7 @@ def test_sacrifice_names_a_team_then_the_vote_then_that_team_scans_its_victim():
 def test_reset_is_refused_before_three_modules_are_detached():
     state = at_orders()
     with pytest.raises(IllegalInput) as err:
-        GAME.validate(state, Choose("reset"))
+        check(state, Choose("reset"))
     assert err.value.key == "reset_needs_modules" and err.value.params == {"detached": 0}
     assert Choose("reset") not in GAME.legal_inputs(state)
 
@@ -46,7 +46,7 @@ def test_sacrifice_needs_another_team_with_astronauts():
     state = table({"red": ["glue", "max"], "blue": []}, dolphinized=("blue",))
     assert state.phase == ORDER
     with pytest.raises(IllegalInput, match="no_one_to_sacrifice"):
-        GAME.validate(state, Choose("sacrifice"))
+        check(state, Choose("sacrifice"))
 
 
 def test_votes_are_button_presses_and_nobody_spends_more_than_they_hold():
@@ -54,10 +54,10 @@ def test_votes_are_button_presses_and_nobody_spends_more_than_they_hold():
     assert state.phase == VOTE
     state, _ = step(state, Press("blue"))
     with pytest.raises(IllegalInput) as err:
-        GAME.validate(state, Press("blue"))  # blue holds one token (it was on the spacewalk)
+        check(state, Press("blue"))  # blue holds one token (it was on the spacewalk)
     assert err.value.key == "not_enough_tokens"
     with pytest.raises(IllegalInput, match="not_a_voter"):
-        GAME.validate(state, Press("red"))  # the captain's team does not vote
+        check(state, Press("red"))  # the captain's team does not vote
     assert GAME.public_view(state)["teams"][1]["votes"] == 1
 
 
@@ -132,8 +132,8 @@ def test_orders_from_the_panel_alone():
     state, effects = step(at_orders(), Press("red", hold=True))
     assert (state.phase, state.order) == (VOTE, "flood")
     with pytest.raises(IllegalInput, match="reset_needs_modules"):
-        GAME.validate(at_orders(), Press("ok", hold=True))
+        check(at_orders(), Press("ok", hold=True))
     with pytest.raises(IllegalInput, match="cannot_threaten_own"):
-        GAME.validate(at_orders(), Press("red"))
+        check(at_orders(), Press("red"))
     with pytest.raises(IllegalInput, match="not_expected"):
-        GAME.validate(at_orders(), Press("blue", hold=True))
+        check(at_orders(), Press("blue", hold=True))
