@@ -28,7 +28,6 @@ from typing import Any
 
 from device.box.chance import SeededDrawer, draw_all
 from games.core import Effect, Game, GameOver, Input, RuleError, State, check_outcomes
-from games.legacy import adapt
 from games.registry import UnknownGame, describe, game_ids, load_game
 
 MAX_STEPS = 20_000
@@ -52,9 +51,6 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
              start: State | None = None) -> Played:
     """Play one game to its end (or `max_steps`) with the game's random player. `start` is
     `game.setup(options)` when the caller already has it (setup is pure: one call serves many games)."""
-    given: object = game
-    if not isinstance(given, Game):  # transitional: an old-style rules object (see games/legacy.py)
-        game = adapt(given)
     drawer = SeededDrawer(rng)
     pick = rng.randrange
     legal_inputs, random_input, validate, apply = game.legal_inputs, game.random_input, game.validate, game.apply

@@ -290,8 +290,8 @@ def thieves_victims(s: DogState) -> list[int]:
 def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     """Show the dice, then: a take, a theft, or an incident (and the same player rolls again)."""
     team = s.teams[s.current]
-    effects, kind = _shown(roll)
-    effects = list(effects)
+    shown, kind = _shown(roll)
+    effects = list(shown)
     n = s.rolls + 1
     if kind == "take":
         offers = take_offers(s.bonfire, roll)
