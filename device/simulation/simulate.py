@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.box.chance import SeededDrawer, draw_all
-from games.core import Effect, Game, GameOver, Input, RuleError, State, check_outcomes
+from games.core import Effect, Game, Input, RuleError, State, check_outcomes
 from games.registry import UnknownGame, describe, game_ids, load_game
 
 MAX_STEPS = 20_000
@@ -54,14 +54,13 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
     drawer = SeededDrawer(rng)
     pick = rng.randrange
     legal_inputs, random_input, validate, apply = game.legal_inputs, game.random_input, game.validate, game.apply
+    is_over = game.is_over  # cheaper than scanning every input's effects for GameOver
     state = game.setup(options) if start is None else start
     effects: list[Effect] = []
     steps = 0
-    over = False
-    while steps < max_steps:
+    while steps < max_steps and not is_over(state):
         legal = legal_inputs(state)
         if not legal:
-            over = game.is_over(state)
             break
         inp = random_input(state, legal, pick)
         requests = validate(state, inp)
@@ -71,9 +70,7 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
         state, new = apply(state, inp, outcomes)
         effects += new
         steps += 1
-        if any(isinstance(e, GameOver) for e in new):
-            over = True
-            break
+    over = is_over(state)
     return Played(finished=over, steps=steps, stats=dict(game.simulation_stats(state, effects)))
 
 
