@@ -6,7 +6,7 @@ guesses are public once the rockets are down. So the public view shows everythin
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games import widgets as w
@@ -24,6 +24,13 @@ def _texts() -> dict[str, str]:
 
 def _word(key: str, **params: Any) -> str:
     """A line of the catalogue, filled (a colour parameter is spoken as the catalogue's word)."""
+    return _filled(key, tuple(params.items()))
+
+
+@lru_cache(maxsize=4096)
+def _filled(key: str, items: tuple[tuple[str, Any], ...]) -> str:
+    """_word's work, cached: every view draws the same labels and history lines again."""
+    params = dict(items)
     texts = _texts()
     filled = {k: texts.get(v, v) if isinstance(v, str) else v for k, v in params.items()}
     return texts[plural_key(texts, key, filled)].format(**filled)

@@ -10,7 +10,7 @@ stay beside them for the displays that read them.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games import widgets as w
@@ -46,7 +46,13 @@ def _words() -> dict[str, str]:
 
 def _word(key: str, **params: Any) -> str:
     """A screen's words: the catalogue's `[display]` table over the spoken messages."""
-    return render(Say(key, params), _words())
+    return _filled(key, tuple(params.items()))
+
+
+@lru_cache(maxsize=4096)
+def _filled(key: str, items: tuple[tuple[str, Any], ...]) -> str:
+    """_word's work, cached: every view draws the same labels again."""
+    return render(Say(key, dict(items)), _words())
 
 
 def turn(state: HState) -> str | None:
