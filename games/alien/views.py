@@ -150,11 +150,17 @@ def _widgets(state: AlienState, won: list[str]) -> list[w.Widget]:
 def team_view(info: GameInfo, state: AlienState, team: str) -> dict[str, Any]:
     """A player's own corner of the disc; nothing here is secret from the others."""
     playing = team in state.players
+    total = state.total_of(team) if playing and state.totals else 0
+    your_turn = awaiting(state)["team"] == team
+    widgets = [w.counters(_word(team), [w.counter(_word("w_points"), total)])] if playing else []
+    if your_turn:
+        widgets.append(w.banner(_word(team), _word("w_your_turn")))
     return {
         "game": info.id,
         "team": team,
         "playing": playing,
         "seat": state.players.index(team) if playing else None,
-        "total": state.total_of(team) if playing and state.totals else 0,
-        "your_turn": awaiting(state)["team"] == team,
+        "total": total,
+        "your_turn": your_turn,
+        "widgets": widgets,
     }

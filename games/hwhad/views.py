@@ -198,6 +198,8 @@ def team_view(state: HState, team: str) -> dict[str, Any]:
         hand = [{"name": catalogue()[c].name, "text": card_sentence(c)} for c in state.hands[i]]
         out = [{"name": catalogue()[c].name, "text": card_sentence(c)} for c, t in state.slots if t == team]
         view["widgets"] = [w.cards(_word("w_hand_title"), hand)]
+        if state.dolphinized[i]:  # the team knows: it holds or held a dolphin
+            view["widgets"].insert(0, w.banner(_word(team), _word("w_you_are_dolphinized")))
         if out:
             view["widgets"].append(w.cards(_word("w_on_spacewalk"), out))
     return view
