@@ -51,6 +51,12 @@ from games.dog.state import (
 DICE = load_dice()
 ROLL = roll_requests(DICE)
 INDEX = {colour: i for i, colour in enumerate(COLOURS)}
+# every outcome of the three dice (face indices, as journaled) -> the colours showing
+DIE_A, DIE_B, DIE_C = (request.name for request in ROLL)
+ROLLS: dict[tuple[int, int, int], tuple[str, ...]] = {
+    (a, b, c): read_roll(DICE, {DIE_A: a, DIE_B: b, DIE_C: c})
+    for a in range(len(DICE[0].faces)) for b in range(len(DICE[1].faces)) for c in range(len(DICE[2].faces))
+}
 
 PRESS = {colour: Press(colour) for colour in TEAM_COLOURS}
 PRESS_OK = Press(OK)
@@ -202,7 +208,7 @@ def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, l
     assert isinstance(inp, Press)
     if inp.hold:
         return evolve(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
-    return rolled(s, read_roll(DICE, outcomes))
+    return rolled(s, ROLLS[outcomes[DIE_A], outcomes[DIE_B], outcomes[DIE_C]])
 
 
 def turn_legal(s: DogState) -> list[Input]:

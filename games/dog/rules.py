@@ -8,6 +8,7 @@ policy in demo.py. Decisions beside the rulebook's words are in docs/rules/dog.m
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -18,7 +19,6 @@ from games.core import (
     GameInfo,
     Input,
     Phase,
-    Press,
     Prompt,
     Say,
     SetupError,
@@ -121,25 +121,23 @@ class Dog(Game[DogState]):
             "winner": state.winners[0] if len(state.winners) == 1 else "shared" if state.winners else "nobody",
             "result": state.result or "unfinished",
         }
+        said = Counter(effect.key for effect in effects if type(effect) is Say)
         for key in STAT_KEYS:
-            stats[key] = 0
-        for effect in effects:
-            if isinstance(effect, Say) and effect.key in STAT_KEYS:
-                stats[effect.key] += 1
+            stats[key] = said[key]
         stats["winner_dogs"] = max(state.dogs, default=0)
         return stats
 
     def random_input(self, state: DogState, legal: Sequence[Input], pick: Callable[[int], int]) -> Input:
         """Roll most of the time rather than exchange, and seldom cycle offers instead of taking one,
         so random games look like a table's and end in about a hundred steps."""
-        if len(legal) > 1:
-            if state.phase == TURN and pick(4):
-                return legal[0]
-            if state.phase in (TAKE, STEAL, EXCHANGE):
-                choices = [inp for inp in legal if not (isinstance(inp, Press) and inp.button != "ok")]
-                if choices and pick(8):
-                    return choices[pick(len(choices))]
-        return legal[pick(len(legal))]
+        n = len(legal)
+        if n > 1:
+            phase = state.phase
+            if phase == TURN and pick(4):
+                return legal[0]  # OK: roll
+            if phase in CYCLING and pick(8):
+                return legal[1 + pick(n - 1)]  # OK or a choice, not the team button that cycles
+        return legal[pick(n)]
 
     def demo_options(self) -> dict[str, Any]:
         return {}
@@ -148,6 +146,7 @@ class Dog(Game[DogState]):
         return demo.demo_input(self, state, step)
 
 
+CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
 STAT_KEYS = ("round_end_feed", "round_end_assault", "round_end_none", "incident_feed", "incident_assault",
              "incident_fire_fest", "nobody_counted", "theft", "theft_nobody", "stole", "exchanged", "all_fainted",
              "knocked_out")
