@@ -14,10 +14,13 @@ from typing import Any
 
 from games.core import (
     TEAM_COLOURS,
+    ChanceRequest,
     Effect,
     Game,
     GameInfo,
     Input,
+    NotExpected,
+    Outcomes,
     Phase,
     Prompt,
     Say,
@@ -92,6 +95,23 @@ class Dog(Game[DogState]):
     def is_over(self, state: DogState) -> bool:
         return state.phase == OVER
 
+    # The three calls every input makes, dispatched straight from the phase table by the state's
+    # phase (the contract's defaults, without the generic is_over/phase_of round trips, which
+    # `houston simulate` pays on every input). Same functions, same errors.
+
+    def legal_inputs(self, state: DogState) -> list[Input]:
+        legal = _LEGAL.get(state.phase)
+        return legal(state) if legal is not None else []
+
+    def validate(self, state: DogState, inp: Input) -> tuple[ChanceRequest, ...]:
+        check = _CHECK.get(state.phase)
+        if check is None:
+            raise NotExpected("not_expected", {"expected": "game_over"})
+        return check(state, inp)
+
+    def apply(self, state: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+        return _APPLY[state.phase](state, inp, outcomes)
+
     def final_prompt(self, state: DogState) -> Prompt:
         return Prompt(say("game_over"), accepts=(), finished=True)
 
@@ -128,15 +148,20 @@ class Dog(Game[DogState]):
         return stats
 
     def random_input(self, state: DogState, legal: Sequence[Input], pick: Callable[[int], int]) -> Input:
-        """Roll most of the time rather than exchange, and seldom cycle offers instead of taking one,
-        so random games look like a table's and end in about a hundred steps."""
+        """A random player's decision, made in one input (docs/rules/dog.md, "Random games"): on a
+        turn, roll five times in six (as often as the earlier player did), otherwise one of the
+        legal exchanges, uniformly, by its one-step choice; a take or a stolen colour uniformly among
+        those on offer, by its choice (never cycling the offers: looking is not deciding); a victim
+        uniformly. Only inputs from `legal`, whose order the phases fix: a turn lists [OK, hold OK,
+        exchange choices...], a take, steal or exchange [team button, OK, choices...]."""
         n = len(legal)
-        if n > 1:
-            phase = state.phase
-            if phase == TURN and pick(4):
-                return legal[0]  # OK: roll
-            if phase in CYCLING and pick(8):
-                return legal[1 + pick(n - 1)]  # OK or a choice, not the team button that cycles
+        if n == 1:
+            return legal[0]
+        phase = state.phase
+        if phase == TURN:
+            return legal[2 + pick(n - 2)] if pick(6) == 0 else legal[0]
+        if phase in CYCLING:
+            return legal[2 + pick(n - 2)] if n > 2 else legal[1]
         return legal[pick(n)]
 
     def demo_options(self) -> dict[str, Any]:
@@ -147,6 +172,10 @@ class Dog(Game[DogState]):
 
 
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
+_LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}
+_CHECK = {name: row.check for name, row in PHASES.items()}
+_APPLY = {name: row.apply for name, row in PHASES.items()}
+assert len(_LEGAL) == len(PHASES), "every Dog phase lists its legal inputs"
 STAT_KEYS = ("round_end_feed", "round_end_assault", "round_end_none", "incident_feed", "incident_assault",
              "incident_fire_fest", "nobody_counted", "theft", "theft_nobody", "stole", "exchanged", "all_fainted",
              "knocked_out")
