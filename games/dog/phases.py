@@ -425,13 +425,31 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
 
 
 def victim_prompt(s: DogState) -> Prompt:
+    """The victim's team button (then the colour), or a dashboard's one-step `steal:<victim>:<colour>`."""
     team = s.teams[s.current]
     others = [s.teams[i] for i in range(len(s.teams)) if i != s.current and s.faints[i] < 3]
-    lights = tuple(s.teams[i] for i in thieves_victims(s))
-    return Prompt(say("theft_victim", team=team), accepts=tuple(TEAM_PATTERNS[t] for t in others), lights=lights)
+    victims = thieves_victims(s)
+    lights = tuple(s.teams[i] for i in victims)
+    choices = tuple(f"choose:{choice.option}" for choice in _victim_choices(s, victims))
+    return Prompt(say("theft_victim", team=team), accepts=(*(TEAM_PATTERNS[t] for t in others), *choices),
+                  lights=lights)
+
+
+def _victim_choices(s: DogState, victims: list[int]) -> list[Choose]:
+    """`steal:<victim>:<colour>` for every colour every possible victim holds."""
+    return [VICTIM_CHOICES[s.teams[i], c] for i in victims for c, n in zip(COLOURS, s.hands[i], strict=True) if n]
+
+
+VICTIM_CHOICES = {(t, c): Choose(f"steal:{t}:{c}") for t in TEAM_COLOURS for c in COLOURS}
 
 
 def victim_check(s: DogState, inp: Input) -> tuple:
+    if isinstance(inp, Choose):
+        _, victim, colour = inp.option.split(":")
+        i = s.teams.index(victim)
+        if not s.hands[i][INDEX[colour]]:
+            raise IllegalInput("nothing_to_steal", {"team": victim})
+        return ()
     assert isinstance(inp, Press)
     if not any(s.hands[s.teams.index(inp.button)]):
         raise IllegalInput("nothing_to_steal", {"team": inp.button})
@@ -439,6 +457,9 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 
 
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    if isinstance(inp, Choose):
+        _, victim, colour = inp.option.split(":")
+        return steal(evolve(s, victim=s.teams.index(victim)), colour)
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
     held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)
@@ -446,7 +467,8 @@ def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState,
 
 
 def victim_legal(s: DogState) -> list[Input]:
-    return [PRESS[s.teams[i]] for i in thieves_victims(s)]
+    victims = thieves_victims(s)
+    return [*(PRESS[s.teams[i]] for i in victims), *_victim_choices(s, victims)]
 
 
 def steal_prompt(s: DogState) -> Prompt:

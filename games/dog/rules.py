@@ -22,6 +22,7 @@ from games.core import (
     NotExpected,
     Outcomes,
     Phase,
+    Press,
     Prompt,
     Say,
     SetupError,
@@ -148,12 +149,14 @@ class Dog(Game[DogState]):
         return stats
 
     def random_input(self, state: DogState, legal: Sequence[Input], pick: Callable[[int], int]) -> Input:
-        """A random player's decision, made in one input (docs/rules/dog.md, "Random games"): on a
-        turn, roll five times in six (as often as the earlier player did), otherwise one of the
-        legal exchanges, uniformly, by its one-step choice; a take or a stolen colour uniformly among
-        those on offer, by its choice (never cycling the offers: looking is not deciding); a victim
-        uniformly. Only inputs from `legal`, whose order the phases fix: a turn lists [OK, hold OK,
-        exchange choices...], a take, steal or exchange [team button, OK, choices...]."""
+        """A random player's decision, each made in one input (docs/rules/dog.md, "Random games"):
+        on a turn, roll five times in six (as often as the earlier player did), otherwise one of the
+        legal exchanges, uniformly, by its one-step choice; a take or a stolen colour uniformly
+        among those on offer, by its choice (never cycling the offers: looking is not deciding); a
+        theft's victim and colour together, uniformly over the sticks there are to steal
+        (`steal:<victim>:<colour>`). Only inputs from `legal`, whose order the phases fix: a turn
+        lists [OK, hold OK, exchange choices...]; a take, steal or exchange [team button, OK,
+        choices...]; a theft [victims' team buttons..., steal choices...]."""
         n = len(legal)
         if n == 1:
             return legal[0]
@@ -162,6 +165,9 @@ class Dog(Game[DogState]):
             return legal[2 + pick(n - 2)] if pick(6) == 0 else legal[0]
         if phase in CYCLING:
             return legal[2 + pick(n - 2)] if n > 2 else legal[1]
+        if phase == VICTIM:  # [victims' team buttons..., steal:<victim>:<colour> choices...]
+            presses = sum(type(inp) is Press for inp in legal)
+            return legal[presses + pick(n - presses)]
         return legal[pick(n)]
 
     def demo_options(self) -> dict[str, Any]:
