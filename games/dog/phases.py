@@ -300,12 +300,15 @@ def take_offers(bonfire: Sticks, roll: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(offers)
 
 
-@lru_cache(maxsize=64)
 def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
     """The sound, words and slot LEDs of a roll, and what it means (take, theft or an incident)."""
     a, b, c = roll
     return (Sound("dice"), say("dice_rolled", a=a, b=b, c=c), Light("slot:A", LED_COLOURS[a]),
             Light("slot:B", LED_COLOURS[b]), Light("slot:C", LED_COLOURS[c])), classify(roll)
+
+
+# every roll the dice can show -> (its sound, words and slot LEDs; what it means)
+SHOWN: dict[tuple[str, ...], tuple[tuple[Effect, ...], str]] = {roll: _shown(roll) for roll in set(ROLLS.values())}
 
 
 def thieves_victims(s: DogState) -> list[int]:
@@ -315,7 +318,7 @@ def thieves_victims(s: DogState) -> list[int]:
 
 def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     """Show the dice, then: a take, a theft, or an incident (and the same player rolls again)."""
-    shown, kind = _shown(roll)
+    shown, kind = SHOWN[roll]
     effects = list(shown)
     n = s.rolls + 1
     if kind == "take":
