@@ -436,7 +436,7 @@ async function loadConfig() {
   try { config = await (await fetch("config.json", { cache: "no-store" })).json(); } catch (err) { config = {}; }
   return {
     box: params.get("box") || config.box || "houston-1",
-    url: params.get("ws") || config.ws_url || `ws://${location.hostname || "localhost"}:9001`,
+    url: params.get("ws") || config.ws_url || `ws://${location.hostname || "localhost"}:${config.ws_port || 9001}`,
     username: params.get("user") || config.username || "dashboard",
     password: params.get("pass") || config.password || "",
     team: params.get("team") || "",
