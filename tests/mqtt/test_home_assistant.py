@@ -84,9 +84,12 @@ class HomeAssistant:
         self.restored = restored or {}
         self.triggers: list[tuple[str, dict[str, Any]]] = []  # (name, trigger) from docs/mqtt.md
         self.fired: list[tuple[str, str, str, dict[str, Any]]] = []  # (automation, entity, new state, attrs)
+        self.retained: dict[str, bytes] = {}  # what the broker hands a new subscription
 
     def receive(self, topic: str, payload: bytes, retain: bool) -> None:
         parts = topic.split("/")
+        if retain:
+            self.retained[topic] = payload
         if parts[0] == "homeassistant" and parts[-1] == "config" and payload:
             config = json.loads(payload)
             entity = Entity(parts[1], config)
@@ -94,6 +97,10 @@ class HomeAssistant:
                 if entity.component == "event" and entity.entity_id in self.restored:
                     entity.value, entity.attributes = self.restored[entity.entity_id]
                 self.entities[entity.entity_id] = entity
+                # the entity subscribes to its topics: the broker hands it their retained messages
+                for key in ("availability_topic", "state_topic"):
+                    if config.get(key) in self.retained:
+                        self._apply(entity, config[key], self.retained[config[key]], True)
             return
         for entity in list(self.entities.values()):
             before = entity.state
@@ -221,7 +228,7 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
     try:
         listener.pump()
         slug_id = slug(device_name(box_id))
-        for entity_id in ("game", "phase", "round", "turn", "dice", "winner"):
+        for entity_id in ("game", "phase", "round", "whose_turn", "dice", "winner"):
             assert ha.states(f"sensor.{slug_id}_{entity_id}") == "unknown" or entity_id == "phase", entity_id
         assert ha.states(f"sensor.{slug_id}_phase") == "idle"
         assert ha.states(f"sensor.{slug_id}_round") == "unknown"  # never "none"
