@@ -84,12 +84,10 @@ class HomeAssistant:
         self.restored = restored or {}
         self.triggers: list[tuple[str, dict[str, Any]]] = []  # (name, trigger) from docs/mqtt.md
         self.fired: list[tuple[str, str, str, dict[str, Any]]] = []  # (automation, entity, new state, attrs)
-        self.retained: dict[str, bytes] = {}  # what the broker hands a new subscription
+        self.wanted: set[str] = set()  # topics the entities subscribe to
 
     def receive(self, topic: str, payload: bytes, retain: bool) -> None:
         parts = topic.split("/")
-        if retain:
-            self.retained[topic] = payload
         if parts[0] == "homeassistant" and parts[-1] == "config" and payload:
             config = json.loads(payload)
             entity = Entity(parts[1], config)
@@ -97,10 +95,9 @@ class HomeAssistant:
                 if entity.component == "event" and entity.entity_id in self.restored:
                     entity.value, entity.attributes = self.restored[entity.entity_id]
                 self.entities[entity.entity_id] = entity
-                # the entity subscribes to its topics: the broker hands it their retained messages
-                for key in ("availability_topic", "state_topic"):
-                    if config.get(key) in self.retained:
-                        self._apply(entity, config[key], self.retained[config[key]], True)
+                # the entity subscribes to its topics (the Listener does, on the real broker, which
+                # hands it their retained messages)
+                self.wanted |= {config[k] for k in ("availability_topic", "state_topic") if k in config}
             return
         for entity in list(self.entities.values()):
             before = entity.state
@@ -178,16 +175,26 @@ class Listener:
         self.probe = Probe(broker.port, "homeassistant", broker.passwords["homeassistant"],
                            (f"houston/{box_id}/#", "homeassistant/#"))
         self.fed = 0
+        self.subscribed: set[str] = set()
 
     def pump(self, settle: float = 0.4) -> None:
-        """Feed every message received so far (after a short quiet period) to the model."""
-        last = -1
-        while last != len(self.probe.messages):
-            last = len(self.probe.messages)
-            time.sleep(settle)
-        for message in self.probe.messages[self.fed:last]:
-            self.ha.receive(message.topic, message.payload, message.retain)
-        self.fed = last
+        """Feed every message received so far (after a short quiet period) to the model; when a new
+        entity wants a topic, subscribe to it, as Home Assistant does (the broker then sends its
+        retained message, flagged retained), and feed that too."""
+        while True:
+            last = -1
+            while last != len(self.probe.messages):
+                last = len(self.probe.messages)
+                time.sleep(settle)
+            for message in self.probe.messages[self.fed:last]:
+                self.ha.receive(message.topic, message.payload, message.retain)
+            self.fed = last
+            new = sorted(self.ha.wanted - self.subscribed)
+            if not new:
+                return
+            self.subscribed |= set(new)
+            self.probe.client.subscribe([(t, 1) for t in new])
+            settle = max(settle, 0.2)
 
     def close(self) -> None:
         self.probe.close()
