@@ -160,11 +160,13 @@ def documented(box_id: str) -> dict[str, Any]:
     return {"automation": automations[0], "card": cards[0]}
 
 
-def condition_holds(ha: HomeAssistant, condition: dict[str, Any]) -> bool:
-    entity = ha.entities[condition["entity_id"]]
+def condition_holds(fired: tuple[str, str, str, dict[str, Any]], condition: dict[str, Any]) -> bool:
+    """A state condition, evaluated when the trigger fired (on the triggering entity's new state)."""
+    _name, entity_id, state, attributes = fired
+    assert condition["entity_id"] == entity_id
     if "attribute" in condition:
-        return entity.attributes.get(condition["attribute"]) == condition["state"]
-    return entity.state == condition["state"]
+        return attributes.get(condition["attribute"]) == condition["state"]
+    return state == condition["state"]
 
 
 class Listener:
@@ -220,8 +222,7 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
     ha.triggers = [(automation["alias"], t) for t in triggers]
 
     def game_overs() -> list[dict[str, Any]]:
-        return [attrs for name, _e, _s, attrs in ha.fired
-                if name == automation["alias"] and all(condition_holds(ha, c) for c in conditions)]
+        return [f[3] for f in ha.fired if f[0] == automation["alias"] and all(condition_holds(f, c) for c in conditions)]
 
     def make_link(box: Any) -> MqttLink:
         link = MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
