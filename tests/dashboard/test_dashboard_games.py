@@ -123,7 +123,8 @@ def test_the_log_survives_a_broker_restart(table, browser, tmp_path) -> None:
         for step in range(6):
             if t.box.session is None:
                 break
-            inp = session.game.demo_input(t.box.session.state, step) or session.game.legal_inputs(t.box.session.state)[0]
+            state = t.box.session.state
+            inp = session.game.demo_input(state, step) or session.game.legal_inputs(state)[0]
             give(t.box, inp)
         synced(page, t)
         page.wait_for_function("document.querySelectorAll('#log li').length > 0", timeout=3000)

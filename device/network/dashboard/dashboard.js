@@ -394,13 +394,22 @@ function sentencesOf(view) {
 }
 
 /* On a landscape screen (a TV cannot scroll) shrink everything until the page fits its height. */
+function overflows() {
+  const root = document.documentElement;
+  let bottom = 0;
+  for (const node of document.querySelectorAll("header, #turn, main section, main [data-kind]")) {
+    if (node.offsetParent !== null) bottom = Math.max(bottom, node.getBoundingClientRect().bottom);
+  }
+  return root.scrollHeight > innerHeight || bottom > innerHeight - 2;
+}
+
 function fit() {
   const root = document.documentElement;
   root.style.setProperty("--fit", "1");
   if (innerWidth <= innerHeight) return;
   let scale = 1;
-  for (let i = 0; i < 14 && root.scrollHeight > innerHeight + 1; i++) {
-    scale *= 0.9;
+  for (let i = 0; i < 16 && overflows(); i++) {
+    scale *= 0.92;
     root.style.setProperty("--fit", scale.toFixed(3));
   }
   root.dataset.fit = scale.toFixed(3);
