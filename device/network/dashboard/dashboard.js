@@ -349,7 +349,7 @@ function renderLog() {
   const wanted = game ? game.game : state && state.mode === "idle" ? state.selected : null;
   const log = page.log && page.log.game && page.log.game === wanted ? page.log : null;
   const lines = log ? (log.lines || []).slice().reverse() : [];
-  list.replaceChildren(...lines.map((l) => el("li", { class: l.type || "say", "data-seq": String(l.seq ?? "") }, l.text)));
+  list.replaceChildren(...lines.map((l) => el("li", { class: `log-${l.type || "say"}`, "data-seq": String(l.seq ?? "") }, l.text)));
   $("log-title").textContent = log && log.title ? `${log.title}: so far` : "This game";
   show($("log-box"), lines.length > 0);
 }
