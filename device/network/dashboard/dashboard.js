@@ -362,7 +362,7 @@ function renderTeamView() {
   const state = page.state;
   const game = currentGame(state);
   // never show a view of another game than the one on the table (e.g. retained from before a restart)
-  const fresh = view && (!view.game || !state || (game ? view.game === game.game : state.mode !== "game"));
+  const fresh = Boolean(view && game && (!view.game || view.game === game.game));
   if (!show(box, Boolean(fresh))) { box.replaceChildren(); delete page.shown.team; return; }
   box.style.setProperty("--c", teamColour(data.team));
   const head = el("h2", {}, `Team ${teamName(data.team)} only`);
