@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Protocol
 
-from device.box.service import Update
+from device.box.service import PUBLIC_SCHEMA, Update
 from device.network.mqtt.gamelog import GameLog
 from device.network.mqtt.summary import Results, summary
 from device.network.mqtt.topics import Topics, encode, event_payload, state_payload, team_payload
@@ -44,6 +44,7 @@ class MqttOutlet:
         self._log: bytes | None = None
         self.results = Results()
         self._announcement: str | None = None
+        self._digest: dict[str, Any] | None = None
         self._summary: bytes | None = None
 
     @property
@@ -53,25 +54,30 @@ class MqttOutlet:
             return self._state
 
     def deliver(self, update: Update) -> None:
+        """Team views, log, summary and results first, then the state, then the events: the
+        state and the events are the last of an update (a subscriber waiting for them has all)."""
         with self._lock:
+            for event in update.events:
+                if event.get("type") in ANNOUNCED and event.get("text"):
+                    self._announcement = str(event["text"])
+            self._deliver_teams(update)
+            if self.log.update(update.seq, update.public, update.events):
+                self._log = encode({**self.log.payload(), "schema": PUBLIC_SCHEMA, "seq": update.seq})
+                self.publisher.publish(self.topics.log, self._log, qos=1, retain=True)
+            digest = summary(update.public, self._announcement)
+            if digest != self._digest:
+                self._digest = digest
+                self._summary = encode({**digest, "schema": PUBLIC_SCHEMA, "seq": update.seq})
+                self.publisher.publish(self.topics.summary, self._summary, qos=1, retain=True)
+            for result in self.results.events(update.public, update.events):
+                payload = encode({**result, "schema": PUBLIC_SCHEMA, "seq": update.seq})
+                self.publisher.publish(self.topics.results, payload, qos=1, retain=False)
             if update.public != self._public:
                 self._public = update.public
                 self._state = state_payload(update.seq, update.public)
                 self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
             for event in update.events:
                 self.publisher.publish(self.topics.events, event_payload(update.seq, event), qos=1, retain=False)
-                if event.get("type") in ANNOUNCED and event.get("text"):
-                    self._announcement = str(event["text"])
-            self._deliver_teams(update)
-            if self.log.update(update.seq, update.public, update.events):
-                self._log = encode(self.log.payload())
-                self.publisher.publish(self.topics.log, self._log, qos=1, retain=True)
-            digest = encode(summary(update.public, self._announcement))
-            if digest != self._summary:
-                self._summary = digest
-                self.publisher.publish(self.topics.summary, digest, qos=1, retain=True)
-            for result in self.results.events(update.public, update.events):
-                self.publisher.publish(self.topics.results, encode(result), qos=1, retain=False)
 
     def _deliver_teams(self, update: Update) -> None:
         game = update.public.get("game")
