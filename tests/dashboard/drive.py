@@ -1,8 +1,9 @@
 """Play a whole game through the box with the game's own policies (no game ids, no scripts here).
 
 Each step asks the game's demo policy (`demo_input`) for the next input, and once the demo has
-shown enough, its random-player policy (`random_input` over `legal_inputs`) with a seeded pick,
-until the game is over. Presses go through the mock pins (so BACK undoes, as on the panel);
+shown enough (it returns None, or after `DEMO_STEPS` inputs: a demo need not play to the end),
+its random-player policy (`random_input` over `legal_inputs`) with a seeded pick, until the game
+is over. Presses go through the mock pins (so BACK undoes, as on the panel);
 choices and scans go to the service as the camera or a display would post them.
 """
 
@@ -19,6 +20,7 @@ from games.core import Game, Input, Press
 from games.registry import game_ids, load_game
 
 LIMIT = 800
+DEMO_STEPS = 150
 
 
 def playable_games() -> list[str]:
@@ -53,7 +55,7 @@ def play(box: SimBox, on_step: Callable[[int], None] | None = None, seed: int = 
     while box.session is not None and step < limit:
         session = box.session
         game = session.game
-        inp = game.demo_input(session.state, step)
+        inp = game.demo_input(session.state, step) if step < DEMO_STEPS else None
         if inp is None:
             legal = game.legal_inputs(session.state)
             if not legal:
