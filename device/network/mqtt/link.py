@@ -104,6 +104,9 @@ class MqttLink:
 
     def _seed(self) -> None:
         """The current state, computed on the service thread, so a late start has something to show."""
+        spoken = self.service.narrator.last_spoken
+        if spoken:  # what the box said before the link was up (e.g. on start) is the last announcement
+            self.outlet.remember_announcement(spoken[-1])
         self.outlet.deliver(Update(0, self.service.public_view(), self.service.team_views(), []))
 
     # --- on paho's thread (guarded by Connection) ----------------------------------------------

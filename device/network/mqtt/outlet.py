@@ -53,6 +53,11 @@ class MqttOutlet:
         with self._lock:
             return self._state
 
+    def remember_announcement(self, text: str) -> None:
+        """The last thing the box said, for the summary (before any update carried it)."""
+        with self._lock:
+            self._announcement = text
+
     def deliver(self, update: Update) -> None:
         """Team views, log, summary and results first, then the state, then the events: the
         state and the events are the last of an update (a subscriber waiting for them has all)."""
