@@ -296,16 +296,17 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
 
         # Home Assistant restarts: a fresh model with the event entity's state restored
         restored = ha.restore()
+        announcement = ha.states(f"sensor.{slug_id}_last_announcement")
+        winner = ha.states(f"sensor.{slug_id}_winner")
         listener.close()
         ha.connection_lost()
-        announcement = ha.states(f"sensor.{slug_id}_last_announcement")
         ha2 = HomeAssistant(restored)
         ha2.triggers = ha.triggers
         listener = Listener(broker, box_id, ha2)
         listener.pump(0.6)
         assert [f for f in ha2.fired if f[0] == automation["alias"]] == []
         assert ha2.states(f"sensor.{slug_id}_last_announcement") == announcement  # retained: survives HA's restart
-        assert ha2.states(f"sensor.{slug_id}_winner") == ha.states(f"sensor.{slug_id}_winner")
+        assert ha2.states(f"sensor.{slug_id}_winner") == winner
     finally:
         listener.close()
         link.stop()
