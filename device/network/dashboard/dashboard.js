@@ -305,7 +305,9 @@ function renderReveal(state, game) {
     ? `${winners.map(teamName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}!` : "Game over";
   const detail = [];
   const last = page.log && page.log.game === game.game ? page.log.lines || [] : [];
-  for (const line of last.slice(-3)) if (line.type !== "prompt") detail.push(line.text);
+  // the reveal: what the box said as the game ended (not the prompt, not the bare "game over")
+  const said = last.filter((line) => line.type === "say");
+  for (const line of said.slice(-3)) detail.push(line.text);
   box.replaceChildren(el("h2", {}, "Game over"), el("p", { class: "reveal-text", "data-winners": winners.join(" ") }, headline),
                       ...detail.map((t) => el("p", { class: "reveal-detail" }, t)));
 }
