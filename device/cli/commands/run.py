@@ -68,7 +68,6 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     Settings come from `config` (houston.toml, pins.toml); `[mqtt]` is honoured, and `dashboard`
     brings a private broker and the dashboard page instead (device/cli/commands/laptop.py)."""
     from device.box.outlets import ConsoleOutlet
-    from device.cli.commands.laptop import start_network
     from device.simulation.simbox import SimBox
 
     settings, pins = load_config(config_dir(config))
@@ -82,12 +81,16 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     speaker = _sim_speaker(box, data_dir) if speak else None
     print(SIM_HELP, file=out, flush=True)
     box.service.start()
-    try:
-        network = start_network(box.service, settings, data_dir, out, dashboard=dashboard)
-    except Exception as exc:
-        box.close()
-        print(f"houston: cannot start the broker or the dashboard: {exc}", file=sys.stderr)
-        return 2
+    network = None
+    if dashboard or settings.mqtt.get("enabled"):
+        from device.cli.commands.laptop import start_network  # MQTT only when asked for
+
+        try:
+            network = start_network(box.service, settings, data_dir, out, dashboard=dashboard)
+        except Exception as exc:
+            box.close()
+            print(f"houston: cannot start the broker or the dashboard: {exc}", file=sys.stderr)
+            return 2
     box.service.wait_idle()
     try:
         for line in keys:
@@ -96,7 +99,8 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     except KeyboardInterrupt:
         pass
     finally:
-        network.close()
+        if network is not None:
+            network.close()
         box.close()
         if speaker is not None:
             speaker.close(drain=True, timeout=5)
