@@ -5,6 +5,10 @@ MQTT Sensor, MQTT Event, MQTT Button, MQTT Select, and the shared entity and dev
 
 from __future__ import annotations
 
+import time
+
+import jinja2
+
 from device.network.mqtt.discovery import RESULT_TYPES, STATUS_TOPIC, device_name, discovery_messages
 from device.network.mqtt.topics import Topics
 
@@ -80,3 +84,26 @@ def test_discovery_is_retained_and_republished_when_home_assistant_comes_online(
         assert message is not None, f"missing {expected - again}"
         again.add(message.topic)
         assert not message.retain  # delivered live, i.e. published again just now
+
+
+def test_home_assistant_buttons_and_select_drive_the_box_through_the_acl(linked, probes) -> None:
+    """What HA sends for its button press and select option (templates rendered as HA does)
+    reaches the box as the `homeassistant` user: the ACL lets it write ordinary commands."""
+    box, link = linked("dog", None)
+    games = [(g["id"], g["title"]) for g in box.service.public_view()["games"]]
+    configs = dict(discovery_messages(link.topics, games=games))
+    ha = probes("homeassistant", ())
+    select = configs[f"homeassistant/select/{link.topics.box}/select_game/config"]
+    other_id, other_title = next((g, t) for g, t in games if g != box.service.selected)
+    payload = jinja2.Environment().from_string(select["command_template"]).render(value=other_title)
+    ha.publish(select["command_topic"], payload.encode())
+    deadline = time.monotonic() + 3
+    while box.service.selected != other_id and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert box.service.selected == other_id
+    start = configs[f"homeassistant/button/{link.topics.box}/start/config"]
+    ha.publish(start["command_topic"], start["payload_press"].encode())
+    deadline = time.monotonic() + 3
+    while box.service.session is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert box.service.session is not None and box.service.session.game.info.id == other_id
