@@ -395,7 +395,7 @@ function sentencesOf(view) {
   return widgets;
 }
 
-/* On a landscape screen (a TV cannot scroll) shrink everything until the page fits its height. */
+/* On a landscape screen (a TV cannot scroll) size the type so the page fills one screen and no more. */
 function overflows() {
   const root = document.documentElement;
   let bottom = 0;
@@ -410,6 +410,15 @@ function fit() {
   root.style.setProperty("--fit", "1");
   if (innerWidth <= innerHeight) return;
   let scale = 1;
+  if (!overflows()) {
+    // room to spare (a short view on a big TV): grow the type until the next step would not fit
+    for (let i = 0; i < 6; i++) {
+      root.style.setProperty("--fit", (scale * 1.08).toFixed(3));
+      if (overflows()) break;
+      scale *= 1.08;
+    }
+    root.style.setProperty("--fit", scale.toFixed(3));
+  }
   for (let i = 0; i < 16 && overflows(); i++) {
     scale *= 0.92;
     root.style.setProperty("--fit", scale.toFixed(3));
