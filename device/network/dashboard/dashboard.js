@@ -169,6 +169,7 @@ function renderTable(widget) {
 
 function renderLogWidget(widget) {
   const lines = (widget.lines || []).slice().reverse();
+  if (!lines.length) return titled(widget, "log-widget", el("p", { class: "quiet" }, "nothing yet"));
   return titled(widget, "log-widget", el("ol", { class: "lines" }, ...lines.map((line) => el("li", {}, String(line)))));
 }
 
@@ -209,9 +210,12 @@ function drawWidget(widget) {
 function highlight(container, scope) {
   const before = page.shown[scope] || null;
   const now = {};
+  // the smallest thing that changed glows: a team row, a cell, a table row; a whole widget only
+  // when it has no such parts
   container.querySelectorAll("[data-kind], [data-key]").forEach((node, i) => {
+    if (node.dataset.kind && node.querySelector("[data-key]")) return;
     const key = node.dataset.key ? `${scope}|${node.dataset.key}` : `${scope}|${node.dataset.kind}|${i}`;
-    now[key] = node.textContent + (node.className || "");
+    now[key] = node.textContent + (node.getAttribute("class") || "").replace(" changed", "");
     if (before && key in before && before[key] !== now[key]) node.classList.add("changed");
   });
   page.shown[scope] = now;
