@@ -50,6 +50,7 @@ from games.core import (
     GameOver,
     Input,
     Light,
+    NothingToUndo,
     Press,
     Prompt,
     RuleError,
@@ -117,7 +118,7 @@ class Service:
         self._queue: queue.Queue[Job] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self.tick_hooks: list[Callable[[], None]] = []
+        self.tick_hooks: list[Callable[[], object]] = []
         self.tick_seconds = 0.5
         self.notes = [say(key) for key in notes]  # said once at start (e.g. journal damaged)
 
@@ -312,10 +313,9 @@ class Service:
         except Exception as exc:
             return self._journal_failed(exc)
         effects = session.submit(inp, outcomes, seq)
-        words = [e for e in effects if isinstance(e, Say)]
-        self._emit(words, effects)
         if session.over is not None:
-            self._finish(session, session.over)
+            self._finish(session, session.over)  # so the prompt said next is the idle one
+        self._emit([e for e in effects if isinstance(e, Say)], effects)
         return {"status": "ok", "seq": seq}
 
     def _finish(self, session: Session, over: GameOver) -> None:
@@ -324,12 +324,11 @@ class Service:
         self.finished, self.session, self.record = session, None, None
         self.last_result = {"game": session.game.info.id, "title": session.game.info.title,
                             "winners": list(over.winners), "reason": over.reason}
-        self._emit([], [])  # the idle prompt that follows says the game is over
 
     def undo(self) -> Reply:
         session, record = self.session, self.record
         if session is None or record is None or not session.undo_stack:
-            return self._refuse(RuleError("nothing_to_undo"))
+            return self._refuse(NothingToUndo("nothing_to_undo"))
         try:
             self.journal.append(record.id, "undo", None, {})
         except Exception as exc:
