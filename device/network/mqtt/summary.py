@@ -70,7 +70,8 @@ def summary(public: Mapping[str, Any], announcement: str | None = None) -> dict[
     titles = {g.get("id"): g.get("title") for g in public.get("games", []) if isinstance(g, Mapping)}
     running = public.get("mode") == "game" and game is not None
     over = game is not None and not running and (game.get("phase") == "over" or bool(game.get("winners")))
-    scores = game.get("scores") if game and isinstance(game.get("scores"), Mapping) else {}
+    raw_scores = game.get("scores") if game is not None else None
+    scores: Mapping[str, Any] = raw_scores if isinstance(raw_scores, Mapping) else {}
     counters = team_counters(game)
     teams = {team: {"score": scores.get(team), **counters.get(team, {})}
              for team in [*scores, *[t for t in counters if t not in scores]]}
