@@ -24,7 +24,11 @@ MAX_SHOTS = 8
 OVERFLOW = """() => {
   const boxes = [...document.querySelectorAll('header, #turn, main section, main [data-kind]')]
     .filter(e => e.offsetParent !== null).map(e => e.getBoundingClientRect().bottom);
+  const all = [...document.querySelectorAll('header, #turn, main section, main [data-kind]')]
+    .filter(e => e.offsetParent !== null);
+  const worst = all.sort((a, b) => b.getBoundingClientRect().bottom - a.getBoundingClientRect().bottom)[0];
   return { doc: document.documentElement.scrollHeight, height: innerHeight,
+           worst: worst ? (worst.id || worst.className) : '', fit: document.documentElement.dataset.fit,
            bottom: Math.max(0, ...boxes), width: document.documentElement.scrollWidth, vw: innerWidth };
 }"""
 
@@ -50,7 +54,7 @@ def test_a_whole_game_fits_the_tv_and_reads_on_a_phone(game_id: str, table, brow
     worst = {"doc": 0, "bottom": 0.0}
 
     def moment(label: str) -> None:
-        if len(shots) >= MAX_SHOTS:
+        if len(shots) >= MAX_SHOTS and label != "over":  # the end is always shown
             return
         n = len(shots)
         shot(tv, f"{game_id}/{n:02d}-tv-{label}.png")
@@ -62,6 +66,8 @@ def test_a_whole_game_fits_the_tv_and_reads_on_a_phone(game_id: str, table, brow
         fit = _fits(tv)
         worst["doc"] = max(worst["doc"], fit["doc"])
         worst["bottom"] = max(worst["bottom"], fit["bottom"])
+        if not (fit["doc"] <= fit["height"] and fit["bottom"] <= fit["height"] + 1):
+            shot(tv, f"{game_id}/overflow-step-{step}.png")
         assert fit["doc"] <= fit["height"] and fit["bottom"] <= fit["height"] + 1, (step, fit)
         view = t.box.service.public_view()["game"] or {}
         if view.get("turn") and t.box.session is not None:
