@@ -16,7 +16,7 @@ const TEAM_HEX = { red: "#e53935", blue: "#1e88e5", green: "#43a047", yellow: "#
 const REFUSAL_MS = 6000;
 
 const page = { conn: "connecting", since: null, online: null, onlineSince: null, state: null, log: null,
-               team: "", teamData: null, shown: {}, refusalTimer: 0, client: null, base: "" };
+               team: "", teamData: null, shown: {}, shownGame: null, refusalTimer: 0, client: null, base: "" };
 const $ = (id) => document.getElementById(id);
 
 function el(tag, props = {}, ...children) {
@@ -334,6 +334,12 @@ function render() {
     return;
   }
   const game = currentGame(state);
+  const shownGame = game ? game.game || "" : "";
+  if (shownGame !== page.shownGame) {  // another game (or none): a refusal about the old one goes
+    page.shownGame = shownGame;
+    clearTimeout(page.refusalTimer);
+    show($("refusal"), false);
+  }
   renderHeader(state, game);
   renderTurn(state, game);
   $("prompt").textContent = state.prompt ? state.prompt.text : "";
