@@ -128,7 +128,8 @@ def controls(state: SDState) -> dict[str, Any]:
         {"command": "explore:end", "label": "Exploration mode (end)", "fields": []},
         {"command": "end", "label": "End the scenario", "fields": []},
     ]
-    return w.controls("Game Runner", forms)
+    usable = [f for f in forms if all(x["type"] != "choice" or x["options"] for x in f["fields"])]
+    return w.controls("Game Runner", usable)  # a form with nothing to choose is left out
 
 
 def gr_view(state: SDState, cat: Catalog) -> dict[str, Any]:

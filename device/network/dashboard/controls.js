@@ -153,6 +153,25 @@
     return section;
   }
 
+  /* Phone-sized forms: one field per row, big touch targets, the reply in colour. Kept here so
+   * the kind stays one file. */
+  const STYLE = `
+    .controls form.control { display: grid; grid-template-columns: auto 1fr; gap: .35rem .6rem;
+      align-items: center; margin: .5rem 0; padding-top: .5rem; border-top: 1px solid #30363d; }
+    .controls form.control h4 { grid-column: 1 / -1; margin: 0; }
+    .controls .control-field { display: contents; }
+    .controls input, .controls select { font-size: 1rem; min-height: 2.4rem; min-width: 0; }
+    .controls button { grid-column: 1 / -1; min-height: 2.6rem; font-size: 1rem; }
+    .controls output { grid-column: 1 / -1; min-height: 1.2em; }
+    .controls output[data-status=error] { color: #ff7b72; }
+    .controls output[data-status=ok] { color: #7ee787; }`;
+  if (!document.getElementById("controls-style")) {
+    const style = document.createElement("style");
+    style.id = "controls-style";
+    style.textContent = STYLE;
+    document.head.append(style);
+  }
+
   window.HOUSTON_WIDGETS = window.HOUSTON_WIDGETS || {};
   window.HOUSTON_WIDGETS.controls = render;
 })();

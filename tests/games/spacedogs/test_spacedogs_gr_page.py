@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlencode
 
 from games.spacedogs.catalog import catalog
 
 CAT = catalog()
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
 
 
 def _open_gr(browser, link, broker):
@@ -66,6 +68,8 @@ def _gr_page_session(browser, box, link, broker) -> None:
         form.locator("input[name=xp]").fill("-3")
         form.locator("button[type=submit]").click()
         assert page.locator("output[data-reply=xp]").get_attribute("data-status") == "error"
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "spacedogs-gr-phone.png"), full_page=True)
         # the end scene from the phone
         page.locator("form[data-command=end] button[type=submit]").click()
         page.wait_for_selector("output[data-reply=end][data-status=ok]", timeout=5000)
