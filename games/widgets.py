@@ -15,8 +15,9 @@ Kinds:
 - `log`      a list of lines, newest last
 - `cards`    named cards with a line of text each (private views: a hand)
 - `banner`   one big line (the winner, a reveal) with an optional detail line
-- `controls` forms of commands a private audience sends (a game runner's numbers); drawn by
-             device/network/dashboard/controls.js, sent as `choose` on the user's own command topic
+- `controls` (private views only) forms of commands a private audience sends (a game runner's
+             numbers); drawn by device/network/dashboard/controls.js, sent as `choose` on the
+             user's own command topic
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 Widget = dict[str, Any]
-KINDS: tuple[str, ...] = ("teams", "counters", "dice", "disc", "slots", "table", "log", "cards", "banner",
-                          "controls")
+KINDS: tuple[str, ...] = ("teams", "counters", "dice", "disc", "slots", "table", "log", "cards", "banner")
+# Kinds only a private (team) view carries: they act, not just show (controls.js sends commands).
+PRIVATE_KINDS: tuple[str, ...] = ("controls",)
 
 
 def counter(label: str, value: int | str) -> dict[str, Any]:
