@@ -171,8 +171,9 @@ def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, ws_broker: Broker
         prompt = box.service.public_view()["prompt"]["text"]
         page.wait_for_function("text => document.getElementById('prompt').textContent === text", arg=prompt,
                                timeout=2000)
-        news = page.locator("#announcements li").all_text_contents()
-        assert news and news[0] == box.said[-1]
+        said = box.said[-1]  # the game log (newest first) ends with what the box said last
+        page.wait_for_function("text => document.querySelector('#log li')?.textContent === text", arg=said,
+                               timeout=2000)
         text = page.locator("body").text_content() or ""
         assert "Gem Vault" in text
     finally:
