@@ -61,6 +61,7 @@ def test_the_box_on_mock_pins_referees_it(toy_dir: Path, tmp_path: Path) -> None
         bad = box.command("start_game", {"game": GAME_ID, "options": {"teams": ["red"]}})
         assert bad["status"] == "error" and bad["error"] == "toy_bad_teams" and bad["refused"] == "setup"
         assert box.journal.games() == []  # refused before anything is journaled
+        assert box.recorder.refusals[-1] == ("toy_bad_teams", "setup")  # told apart from illegal inputs
         assert box.command("start_game", {"game": GAME_ID, "options": {"teams": ["red", "blue"]}})["status"] == "ok"
         box.press("ok")  # the box draws the gem: a chance roll, journaled
         assert box.said[-2:] == ["A gem is in the vault.", "red: hold up the gem you think is in the vault."]
@@ -72,7 +73,7 @@ def test_the_box_on_mock_pins_referees_it(toy_dir: Path, tmp_path: Path) -> None
         box.scan(wrong)
         assert box.said[-2].startswith("Not the ") and box.session.state.turn == 1
         box.scan(wrong)
-        assert box.errors[-1] == "toy_already"
+        assert box.recorder.refusals[-1] == ("toy_already", "input")
         box.scan("badge-red")
         assert box.errors[-1] == "unknown_card"
         view = box.service.public_view()["game"]
