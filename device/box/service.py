@@ -114,6 +114,7 @@ class Service:
         self.session: Session | None = None
         self.record: GameRecord | None = None
         self.finished: Session | None = None  # the last game played, shown at idle
+        self.last_result = _result_of(journal.last_finished())  # kept at idle, across restarts
         self._updates = 0
         self._queue: queue.Queue[Job] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -322,6 +323,8 @@ class Service:
         if self.record is not None:
             self.journal.end_game(self.record.id, {"reason": over.reason, "winners": list(over.winners)})
         self.finished, self.session, self.record = session, None, None
+        self.last_result = {"game": session.game.info.id, "title": session.game.info.title,
+                            "winners": list(over.winners), "reason": over.reason}
 
     def undo(self) -> Reply:
         session, record = self.session, self.record
@@ -386,15 +389,24 @@ class Service:
     def _render(self, words: Say) -> str:
         return self.narrator.render(words, self.game_id)
 
+    def _shown(self) -> Session | None:
+        """The game the table sees: the running one, or at idle the finished one while it is still
+        the selected game (choosing another game leaves nothing of the old one on screens)."""
+        if self.session is not None:
+            return self.session
+        if self.finished is not None and self.finished.game.info.id == self.selected:
+            return self.finished
+        return None
+
     def public_view(self) -> dict[str, Any]:
         """The box's public state (device/box/views.py): nothing else leaves it for everyone."""
         ask = self._prompt_say()
         return views.public_view(box_id=self.box_id, selected=self.selected, running=self.session,
-                                 shown=self.session or self.finished, prompt=self._prompt(),
-                                 ask_key=ask.key, ask_text=self._render(ask))
+                                 shown=self._shown(), prompt=self._prompt(), ask_key=ask.key,
+                                 ask_text=self._render(ask), last_result=self.last_result)
 
     def team_views(self) -> dict[str, dict[str, Any]]:
-        return views.team_views(self.session or self.finished)
+        return views.team_views(self._shown())
 
     def _emit(self, words: Sequence[Say], effects: list[Effect], force_prompt: bool = False) -> None:
         """Narrate `words` and `effects` (then the prompt, if it changed) to every outlet."""
@@ -419,6 +431,18 @@ class Service:
                 outlet.deliver(update)
             except Exception:
                 log.exception("outlet %s failed", type(outlet).__name__)
+
+
+def _result_of(record: GameRecord | None) -> dict[str, Any] | None:
+    """The public result of a finished game from its journal record (None for an abandoned one)."""
+    if record is None or not record.result or "winners" not in record.result:
+        return None
+    try:
+        title = load_game(record.game).info.title
+    except UnknownGame:
+        return None
+    return {"game": record.game, "title": title, "winners": list(record.result["winners"]),
+            "reason": record.result.get("reason")}
 
 
 __all__ = ["PUBLIC_SCHEMA", "JournalError", "Outlet", "Service", "Update"]

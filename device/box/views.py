@@ -19,9 +19,11 @@ IDLE_LIGHTS = ("ok",)
 
 
 def public_view(*, box_id: str, selected: str, running: Session | None, shown: Session | None,
-                prompt: Prompt | None, ask_key: str, ask_text: str) -> dict[str, Any]:
+                prompt: Prompt | None, ask_key: str, ask_text: str,
+                last_result: dict[str, Any] | None = None) -> dict[str, Any]:
     """The box's public state: mode, the installed games, the game's public view (of the game in
-    progress, else the one just finished), the prompt, and whether BACK can undo. Nothing else."""
+    progress, else the one just finished while it is still selected), the prompt, whether BACK
+    can undo, and the result of the last finished game. Nothing else."""
     return {
         "schema": PUBLIC_SCHEMA,
         "box": box_id,
@@ -36,6 +38,7 @@ def public_view(*, box_id: str, selected: str, running: Session | None, shown: S
             "lights": list(prompt.lights) if prompt else list(IDLE_LIGHTS),
         },
         "can_undo": bool(running and running.undo_stack),
+        "last_result": last_result,
     }
 
 
