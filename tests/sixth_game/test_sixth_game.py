@@ -177,9 +177,11 @@ with sync_playwright() as p:
     print("live", flush=True)
     page.wait_for_selector(f"#phase[data-phase={phase}]", timeout=10000)
     page.wait_for_function("t => document.getElementById('prompt').textContent === t", arg=prompt, timeout=5000)
-    shown = {"news": page.locator("#announcements li").all_text_contents(),
-             "body": page.locator("body").text_content() or "",
-             "widget_kinds": page.locator("[data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")}
+    page.wait_for_selector("#widgets [data-kind=teams] [data-team]", timeout=5000)
+    kinds = page.locator("#widgets [data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")
+    teams = page.locator("#widgets [data-kind=teams] [data-team]").evaluate_all("els => els.map(e => e.dataset.team)")
+    shown = {"kinds": kinds, "teams": teams, "title": page.locator("#title").text_content() or "",
+             "widgets": page.locator("#widgets").text_content() or ""}
     print(json.dumps(shown), flush=True)
     browser.close()
 """
@@ -201,8 +203,11 @@ def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, ws_broker: Broker
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
         shown = json.loads(out.strip().splitlines()[-1])
-        assert shown["news"] and shown["news"][0] == box.said[-1]  # newest first
-        assert "Gem Vault" in shown["body"]
+        # the page draws the kinds the toy's view declares (no JavaScript knows the toy)
+        assert shown["kinds"] == [w["kind"] for w in box.service.public_view()["game"]["widgets"]]
+        assert shown["kinds"] == ["teams", "counters", "log"]
+        assert shown["teams"] == ["red", "blue", "green"]
+        assert "Gem Vault" in shown["title"] and "gems tried" in shown["widgets"]
     finally:
         if proc is not None and proc.poll() is None:
             proc.kill()
