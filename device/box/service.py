@@ -12,11 +12,12 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from device.box.chance import Drawer, draw_all
-from device.box.journal import EntryUnreadable, GameRecord, Journal, JournalError
+from device.box.journal import GameRecord, Journal, JournalError
+from device.box.recovery import replay_record, result_of
 from device.hardware.voice.render import render
 from games.core import (
     BACK,
@@ -215,22 +216,20 @@ class Service:
             self._emit([say("box_online"), *self._idle_words()], [])
             return
         words: list[Say] = list(notes)
-        try:
-            for entry in self.journal.entries(record.id):
-                try:
-                    if entry.kind == "undo":
-                        session.undo()
-                    elif entry.inp is not None:
-                        session.submit(entry.inp, entry.outcomes, entry.seq)
-                except RuleError as exc:
-                    raise EntryUnreadable(entry.seq, str(exc)) from exc
-        except EntryUnreadable as exc:
-            log.error("journal entry unreadable: %s", exc)
-            self.journal.void_from(record.id, exc.seq)
-            words.append(say("journal_entry_unreadable", seq=exc.seq))
-        self.session, self.record = session, record
+        got = replay_record(self.journal, record, session)
+        if got.voided_from is not None:
+            words.append(say("journal_entry_unreadable", seq=got.voided_from))
         self._last_prompt = None
-        self._emit([say("game_resumed", title=game.info.title), *words], [], force_prompt=True)
+        if session.over is not None:  # killed between the final input and the game's end
+            self.journal.end_game(record.id, result_of(session.over))
+            self.finished = session
+            self._emit([*words, *got.unheard, say("game_closed_on_resume", title=game.info.title)], [])
+        else:
+            self.session, self.record = session, record
+            self._emit([say("game_resumed", title=game.info.title), *words, *got.unheard], [], force_prompt=True)
+            if got.last_result and not got.unheard:  # REPEAT gives the last result, then the prompt
+                self.last_spoken = [self._render(w) for w in got.last_result] + [self._render(self._prompt_say())]
+        self.journal.mark_announced(record.id, got.last_seq)
 
     def start_game(self, game_id: str, options: Mapping[str, Any]) -> Reply:
         if self.session is not None:
@@ -277,20 +276,24 @@ class Service:
         except RuleError as exc:
             return self._refuse(exc)
         outcomes = draw_all(requests, self.drawer)
+        # Apply on a copy first, so the game's end (if this input ends it) is journaled in the
+        # same commit as the input: no kill can leave a finished game marked open.
+        trial = replace(session, undo_stack=list(session.undo_stack))
         try:
-            seq = self.journal.append(record.id, "input", inp, outcomes)
+            effects = trial.submit(inp, outcomes, self.journal.next_seq(record.id))
+            end = result_of(trial.over) if trial.over is not None else None
+            seq = self.journal.append(record.id, "input", inp, outcomes, end=end)
         except Exception as exc:
             return self._journal_failed(exc)
-        effects = session.submit(inp, outcomes, seq)
+        self.session = session = trial
         words = [e for e in effects if isinstance(e, Say)]
         self._emit(words, effects)
+        self.journal.mark_announced(record.id, seq)
         if session.over is not None:
-            self._finish(session, session.over)
+            self._finish(session)
         return {"status": "ok", "seq": seq}
 
-    def _finish(self, session: Session, over: GameOver) -> None:
-        assert self.record is not None
-        self.journal.end_game(self.record.id, {"reason": over.reason, "winners": list(over.winners)})
+    def _finish(self, session: Session) -> None:
         self.finished, self.session, self.record = session, None, None
         self._emit([], [])  # the idle prompt that follows says the game is over
 
@@ -301,12 +304,13 @@ class Service:
         if not session.undo_stack:
             return self._refuse(RuleError("nothing_to_undo"))
         try:
-            self.journal.append(record.id, "undo", None, {})
+            seq = self.journal.append(record.id, "undo", None, {})
         except Exception as exc:
             return self._journal_failed(exc)
         undone = session.undo()
         self._last_prompt = None
         self._emit([say("undone", what=self._render(_describe(undone.inp)))], [], force_prompt=True)
+        self.journal.mark_announced(record.id, seq)
         return {"status": "ok", "undone": undone.seq}
 
     def repeat(self, prompt_only: bool = False) -> Reply:
