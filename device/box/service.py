@@ -8,6 +8,7 @@ pulled plug costs nothing the box had acknowledged.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -45,6 +46,7 @@ from games.session import Session
 log = logging.getLogger("houston.service")
 
 PUBLIC_SCHEMA = 1
+MAX_QUEUED_JOBS = 512  # a command flood is answered "busy" beyond this, never queued without end
 Reply = dict[str, Any]
 
 
@@ -100,7 +102,7 @@ class Service:
         self.last_spoken: list[str] = []
         self._last_prompt: tuple[str, str] | None = None
         self._updates = 0
-        self._queue: queue.Queue[Job] = queue.Queue()
+        self._queue: queue.Queue[Job] = queue.Queue(MAX_QUEUED_JOBS)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.tick_hooks: list[Callable[[], None]] = []
@@ -110,8 +112,17 @@ class Service:
     # --- thread and queue ------------------------------------------------------------------
 
     def post(self, job: Job) -> None:
-        """Hand a job to the service thread (safe from any thread)."""
-        self._queue.put(job)
+        """Hand a job to the service thread (safe from any thread). When the queue is full the
+        job is refused at once with "busy" (the box's own calls wait for room instead)."""
+        if job.action == "call":
+            self._queue.put(job)
+            return
+        try:
+            self._queue.put_nowait(job)
+        except queue.Full:
+            log.warning("service queue full: %s job refused", job.action)
+            if job.reply:
+                job.reply({"status": "error", "error": "busy", "message": self._render(say("busy"))})
 
     def post_press(self, press: Press) -> None:
         self.post(Job("press", press))
@@ -125,7 +136,8 @@ class Service:
     def stop(self, timeout: float = 5.0) -> None:
         """Finish the job in hand, then stop the loop (the journal stays open for the caller)."""
         self._stop.set()
-        self._queue.put(Job("wake"))
+        with contextlib.suppress(queue.Full):  # a full queue wakes the loop anyway
+            self._queue.put_nowait(Job("wake"))
         if self._thread is not None:
             self._thread.join(timeout)
 
