@@ -186,6 +186,11 @@ class Journal:
             return
         try:
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            raise JournalError(
+                f"{self.path}: could not fold the WAL in at shutdown ({exc}); nothing is lost, "
+                "the next start does it"
+            ) from exc
         finally:
             self.conn.close()
             self.marks.close()

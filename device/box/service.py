@@ -346,14 +346,11 @@ class Service:
         try:
             if not isinstance(payload, dict):
                 raise MalformedInput("malformed_input", {"reason": "payload must be a JSON object"})
-            if name == "press":
-                return self.press(input_from_data({"kind": "press", **payload}))  # type: ignore[arg-type]
-            if name == "choose":
-                return self.submit(input_from_data({"kind": "choose", **payload}))
-            if name == "scan":
-                if not privileged:
+            if name in INPUT_FIELDS:
+                if name == "scan" and not privileged:
                     return self._refuse(RuleError("not_allowed", {"command": name}))
-                return self.submit(input_from_data({"kind": "scan", **payload}))
+                inp = _input_of(name, payload)
+                return self.press(inp) if isinstance(inp, Press) else self.submit(inp)
             if name == "undo":
                 return self.undo()
             if name == "repeat":
@@ -477,6 +474,20 @@ class Service:
                 outlet.deliver(update)
             except Exception:
                 log.exception("outlet %s failed", type(outlet).__name__)
+
+
+# command -> the only fields its input is built from ("kind" may repeat the command, nothing else)
+INPUT_FIELDS: dict[str, tuple[str, ...]] = {"press": ("button", "hold"), "choose": ("option",), "scan": ("card",)}
+
+
+def _input_of(name: str, payload: Mapping[str, Any]) -> Input:
+    """The input a command names, field by field: a payload never adds or overrides a field."""
+    extra = set(payload) - {"kind", *INPUT_FIELDS[name]}
+    if payload.get("kind", name) != name or extra:
+        reason = f"{name} takes only {', '.join(INPUT_FIELDS[name])}"
+        raise MalformedInput("malformed_input", {"reason": reason})
+    fields = {key: payload[key] for key in INPUT_FIELDS[name] if key in payload}
+    return input_from_data({"kind": name, **fields})
 
 
 def _describe(inp: Input) -> Say:

@@ -157,7 +157,8 @@ def replay_command(args: argparse.Namespace) -> int:
             lines = read_export(path)
         session = replay_lines(lines, warnings)
     except (OSError, JournalError, ReplayError) as exc:
-        print(f"houston: {exc}", file=sys.stderr)
+        where = "" if str(path) in str(exc) else f"{path}: "
+        print(f"houston: {where}{exc}", file=sys.stderr)
         return 2
     if warnings:  # the box would void this entry on resume; a replay says where and stops
         print(f"houston: {path}: {warnings[0]}", file=sys.stderr)

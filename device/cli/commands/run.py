@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from device.box.config import config_dir, load_config
+from device.box.config import ConfigError, PinMap, Settings, config_dir, load_config
 from device.box.journal import JournalError, open_journal
+from games.registry import game_ids
 
 log = logging.getLogger("houston.run")
 
@@ -46,22 +47,34 @@ def run(args: argparse.Namespace) -> int:
     from device.cli import default_data_dir
 
     directory = config_dir(args.config)
-    load_config(directory)  # refuse a bad config before anything starts
+    config = load_config(directory)  # refuse a bad config before anything starts
+    if args.game is not None and args.game not in game_ids():
+        raise ConfigError(f"--game {args.game[:40]!r}: not an installed game ({', '.join(game_ids())})")
     data_dir = default_data_dir(args.data_dir, args.config)
     if args.sim:
         speak = not args.mute and os.environ.get("SDL_AUDIODRIVER") != "dummy"
-        return run_sim(data_dir, args.game, sys.stdin, sys.stdout, speak=speak)
+        return run_sim(data_dir, args.game, sys.stdin, sys.stdout, speak=speak, config=config)
     return run_hardware(data_dir, args.game, directory)
 
 
-def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, speak: bool = False) -> int:
+def run_sim(
+    data_dir: Path,
+    game: str | None,
+    keys: TextIO,
+    out: TextIO,
+    *,
+    speak: bool = False,
+    config: tuple[Settings, PinMap] | None = None,
+) -> int:
     """The box on mock pins, driven by keys; prints what it says and how its lights change, and
-    speaks it too when `speak` and the laptop has an audio device (silently skipped otherwise)."""
+    speaks it too when `speak` and the laptop has an audio device (silently skipped otherwise).
+    `config` (settings and pins, from --config) is what it plays with; default: the usual one."""
     from device.box.outlets import ConsoleOutlet
     from device.simulation.simbox import SimBox
 
+    settings, pins = config if config is not None else (None, None)
     try:
-        box = SimBox(data_dir, game=game, start=False)
+        box = SimBox(data_dir, game=game, start=False, settings=settings, pins=pins)
     except JournalError as exc:
         print(f"houston: {exc}", file=sys.stderr)
         return 2
@@ -78,9 +91,19 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     except KeyboardInterrupt:
         pass
     finally:
-        box.close()
+        status = _close_journal(box.close)
         if speaker is not None:
             speaker.close(drain=True, timeout=5)
+    return status
+
+
+def _close_journal(close: Any) -> int:
+    """Close the box's journal; a disk that refuses the last write is one line and exit 1."""
+    try:
+        close()
+    except JournalError as exc:
+        print(f"houston: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -238,8 +261,7 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
         if buzzer is not None:
             buzzer.close()
         panel.close()
-        journal.close()
-    return 0
+    return _close_journal(journal.close)
 
 
 def _start_mqtt(settings: Any, service: Any) -> Any:

@@ -11,6 +11,7 @@ scan (which names a card) is accepted from there and refused from cmd/.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +24,17 @@ TRANSACTION = "transaction"
 
 def error_reply(error: str, message: str) -> dict[str, Any]:
     return {"status": "error", "error": error, "message": message}
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity: Python accepts them, JSON does not
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")  # 1e999 would be echoed back as Infinity
+    return value
 
 
 class CommandHandler:
@@ -62,7 +74,7 @@ class CommandHandler:
         if not payload.strip():
             return {}, None  # an empty message means no arguments (e.g. undo)
         try:
-            body = json.loads(payload.decode("utf-8"))
+            body = json.loads(payload.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
         except (UnicodeDecodeError, ValueError, RecursionError):
             return None, error_reply("malformed_input", "the payload is not valid JSON")
         if not isinstance(body, dict):
