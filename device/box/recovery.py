@@ -37,27 +37,27 @@ def replay_record(journal: Journal, record: GameRecord, session: Session) -> Rec
     """Replay `record`'s entries into `session` (fresh from setup), voiding the first bad one."""
     announced = journal.announced(record.id)
     out = Recovered(session)
-    try:
-        for entry in journal.entries(record.id):
-            try:
-                if entry.kind == "undo":
-                    session.undo()
-                    words: list[Say] = []
-                elif entry.inp is not None:
-                    words = [e for e in session.submit(entry.inp, entry.outcomes, entry.seq) if isinstance(e, Say)]
-                else:
-                    raise EntryUnreadable(entry.seq, "an input entry without its input")
-            except EntryUnreadable:
-                raise
-            except Exception as exc:  # a rule error, or a game that cannot take this entry at all
-                raise EntryUnreadable(entry.seq, f"{type(exc).__name__}: {exc}") from exc
-            out.last_seq = entry.seq
-            if entry.kind == "input":
-                out.last_result = words
-            if announced is not None and entry.seq > announced:
-                out.unheard += words
-    except EntryUnreadable as exc:
-        log.error("journal entry unreadable: %s", exc)
-        journal.void_from(record.id, exc.seq)
-        out.voided_from = exc.seq
+    entries, unreadable = journal.readable_entries(record.id)
+    bad: EntryUnreadable | None = unreadable
+    for entry in entries:
+        try:
+            if entry.kind == "undo":
+                session.undo()
+                words: list[Say] = []
+            elif entry.inp is not None:
+                words = [e for e in session.submit(entry.inp, entry.outcomes, entry.seq) if isinstance(e, Say)]
+            else:
+                raise ValueError("an input entry without its input")
+        except Exception as exc:  # a rule's refusal, or a game that cannot take this entry at all
+            bad = EntryUnreadable(entry.seq, f"{type(exc).__name__}: {exc}")
+            break
+        out.last_seq = entry.seq
+        if entry.kind == "input":
+            out.last_result = words
+        if announced is not None and entry.seq > announced:
+            out.unheard += words
+    if bad is not None:
+        log.error("journal entry %s of game %s does not replay: %s", bad.seq, record.id, bad)
+        journal.void_from(record.id, bad.seq)
+        out.voided_from = bad.seq
     return out

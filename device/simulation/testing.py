@@ -9,13 +9,14 @@ from typing import Any
 from device.simulation.simbox import SimBox
 
 
-def make_box(data_dir: Path, game: str = "dog", options: Mapping[str, Any] | None = None, **kw: Any) -> SimBox:
-    """A started SimBox with `game` selected. With `options` (even {}), that game is also started
-    with those options, as the MQTT start_game command would; without, the box waits at idle and
-    a press of OK starts it."""
+def make_box(data_dir: Path, game: str | None = None, options: Mapping[str, Any] | None = None,
+             **kw: Any) -> SimBox:
+    """A started SimBox with `game` selected (default: the configured game). With `options` (even
+    {}), that game is also started with those options, as the MQTT start_game command would;
+    without, the box waits at idle and a press of OK starts it."""
     box = SimBox(Path(data_dir), game=game, **kw)
     if options is not None:
-        reply = box.command("start_game", {"game": game, "options": dict(options)})
+        reply = box.command("start_game", {"game": box.service.selected, "options": dict(options)})
         if reply["status"] != "ok":
             box.close()
             raise ValueError(f"could not start {game}: {reply}")

@@ -4,9 +4,10 @@
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from device.box.config import config_dir, load_config
+from device.box.jobs import RepeatJob
 from device.box.journal import open_journal
 from device.box.outlets import PanelOutlet, RecordingOutlet
-from device.box.service import Job, Service, Update
+from device.box.service import Service, Update
 from device.box.systemd_notify import Notifier
 from device.hardware.panel.buzzer import BuzzerOutlet
 from device.hardware.panel.lights import Lights
@@ -77,7 +78,7 @@ def test_the_service_queue_is_bounded_and_answers_busy(tmp_path):
     service = Service(journal)  # not started: nothing drains the queue
     replies = []
     for _ in range(FLOOD):
-        service.post(Job("repeat", None, replies.append))
+        service.post(RepeatJob(replies.append))
     assert service._queue.qsize() <= 1000
     assert replies and all(r["error"] == "busy" for r in replies)
     journal.close()

@@ -223,7 +223,7 @@ def test_hidden_deal_changes_nothing_public(game_id: str, linked, probes) -> Non
         states.append(replay.state)
     shown = set().union(*(face_up(s) for s in states))
     hands = {c: t for s in states for t, hand in zip(s.teams, s.hands, strict=False) for c in hand}
-    twins = [(a, b) for a, b in twins_of(game.card_ids())
+    twins = [(a, b) for a, b in twins_of(list(game.cards().ids))
              if a not in shown and b not in shown and hands.get(a) and hands.get(b) and hands[a] != hands[b]]
     assert twins, "no pair of twin cards in different hands to swap"
     a, b = twins[0]
@@ -254,7 +254,7 @@ def test_hidden_deal_changes_nothing_public(game_id: str, linked, probes) -> Non
     assert team_a != team_b or hands[a] != "red" != hands[b]  # red's own view did see the difference
     # and no card the rules keep face down is named before the reveal
     names = names_of()
-    secret = [c for c in game.card_ids() if c not in shown]
+    secret = [c for c in game.cards().ids if c not in shown]
     pattern = re.compile("|".join(re.escape(c) for c in secret))
     name_pattern = re.compile(r"\b(" + "|".join(re.escape(names[c]) for c in secret) + r")\b")
     for topic, payload in stream_a:
@@ -320,7 +320,7 @@ def test_every_twin_swap_leaves_the_public_trace_unchanged(game_id: str, tmp_pat
         states.append(replay.state)
     shown = set().union(*(face_up(s) for s in states))
     hands = {c: t for s in states for t, hand in zip(s.teams, s.hands, strict=False) for c in hand}
-    pairs = [(a, b) for a, b in twins_of(game.card_ids()) if a not in shown and b not in shown
+    pairs = [(a, b) for a, b in twins_of(list(game.cards().ids)) if a not in shown and b not in shown
              and hands.get(a) and hands.get(b) and hands[a] != hands[b]]
     assert len(pairs) >= 3
     trace_a = _public_trace(game, options, steps)

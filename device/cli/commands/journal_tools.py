@@ -22,7 +22,7 @@ from device.box.journal import (
     journal_path,
 )
 from games.core import RuleError, canonical_json, digest
-from games.registry import UnknownGame, load_game
+from games.registry import UnknownGame, describe, load_game
 from games.session import Session
 
 
@@ -107,7 +107,7 @@ def replay_lines(lines: Iterable[Any], warnings: list[str] | None = None) -> Ses
     try:
         game = load_game(header["game"])
     except UnknownGame as exc:
-        raise ReplayError(str(exc)) from exc
+        raise ReplayError(describe(exc)) from exc
     try:
         session = Session.start(game, options)
     except RuleError as exc:
