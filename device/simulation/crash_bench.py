@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import random
 import select
@@ -31,10 +32,11 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from device.box.journal import Journal, entry_from_data, journal_path, open_journal
+from device.box.journal import Journal, JournalError, entry_from_data, journal_path, open_journal
 from device.box.service import Service, Update
 from games.core import RuleError, digest
 from games.registry import game_ids, load_game
@@ -86,6 +88,7 @@ class Killer:
 def child(data_dir: Path, mode: str, seed: int, out: int) -> None:
     """One life of the box: resume, report how, then play until killed."""
     rng = random.Random(seed)
+    logging.getLogger("houston").setLevel(logging.CRITICAL)  # refusals after a cut are expected
 
     def emit(line: str) -> None:
         os.write(out, (line + "\n").encode())
@@ -103,7 +106,7 @@ def child(data_dir: Path, mode: str, seed: int, out: int) -> None:
     stuck = (open_row is not None and session is None) or (
         session is not None and (session.over is not None or legal == 0)
     )
-    emit(f"RESUMED stuck={int(stuck)} unheard={int(unheard)}")
+    emit(f"RESUMED stuck={int(stuck)} unheard={int(unheard)} lost={journal.lost_entries}")
     started = journal.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     for _step in range(STEP_LIMIT):
         if service.session is None:
@@ -131,10 +134,6 @@ def child(data_dir: Path, mode: str, seed: int, out: int) -> None:
 # --- the parent --------------------------------------------------------------------------------
 
 
-def _read_only(path: Path) -> Journal:
-    return Journal.read_only(path)
-
-
 def journal_rows(path: Path) -> dict[tuple[int, int], tuple[str, str | None, str, int]]:
     """(game, seq) -> (kind, input, outcomes, void) of every entry, read without writing."""
     if not path.exists():
@@ -142,6 +141,8 @@ def journal_rows(path: Path) -> dict[tuple[int, int], tuple[str, str | None, str
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         rows = conn.execute("SELECT game_id, seq, kind, input, outcomes, void FROM entries").fetchall()
+    except sqlite3.DatabaseError:
+        return {}  # no readable journal: every entry counts as lost
     finally:
         conn.close()
     return {(g, s): (k, i, o, v) for g, s, k, i, o, v in rows}
@@ -161,7 +162,10 @@ def integrity_ok(path: Path) -> bool:
 
 def replay_digest(path: Path, game_id: int, seq: int) -> str | None:
     """The digest of game `game_id` rebuilt from its journal up to entry `seq` (None: cannot)."""
-    journal = _read_only(path)
+    try:
+        journal = Journal.read_only(path)
+    except JournalError:
+        return None
     try:
         record = journal.game(game_id)
         if record is None:
@@ -177,8 +181,12 @@ def replay_digest(path: Path, game_id: int, seq: int) -> str | None:
         journal.close()
 
 
-def one_life(data_dir: Path, mode: str, seed: int, rng: random.Random) -> list[str]:
-    """Fork a child, let it run until it dies (or kill it), and return what it printed."""
+def one_life(
+    data_dir: Path, mode: str, seed: int, rng: random.Random, cut: Callable[[], None] | None = None,
+    longest: float = 0.4,
+) -> list[str]:
+    """Fork a child, let it run until it dies (or kill it), and return what it printed. `cut`,
+    if given, runs just before the kill (the power-cut bench drops the disk's unsynced writes)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -190,7 +198,7 @@ def one_life(data_dir: Path, mode: str, seed: int, rng: random.Random) -> list[s
         os._exit(0)
     os.close(write_fd)
     chunks: list[bytes] = []
-    deadline = time.monotonic() + (rng.uniform(0.01, 0.4) if mode == "external" else 20.0)
+    deadline = time.monotonic() + (rng.uniform(0.01, longest) if mode == "external" else 20.0)
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
@@ -201,6 +209,8 @@ def one_life(data_dir: Path, mode: str, seed: int, rng: random.Random) -> list[s
             if not data:
                 break
             chunks.append(data)
+    if cut is not None:
+        cut()
     with contextlib.suppress(ProcessLookupError):  # it may have died by its own hand
         os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)

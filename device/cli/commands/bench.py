@@ -13,6 +13,7 @@ BENCHES: dict[str, str] = {
     "voice": "device.hardware.voice.bench",
     "journal": "device.box.journal_bench",
     "crash": "device.simulation.crash_bench",
+    "powercut": "device.simulation.power_cut_bench",
 }
 
 
