@@ -19,7 +19,7 @@ from games.core import TEAM_COLOURS, Light
 log = logging.getLogger("houston.outlets")
 
 CHANGES_KEPT = 256  # light changes PanelOutlet remembers (tests read the latest)
-UPDATES_KEPT = 10_000  # updates RecordingOutlet keeps; the oldest half goes when it is full
+UPDATES_KEPT = 2_000  # updates RecordingOutlet keeps (~4 KB each); the oldest half goes when full
 
 
 class PanelOutlet:

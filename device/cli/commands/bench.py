@@ -14,6 +14,7 @@ BENCHES: dict[str, str] = {
     "journal": "device.box.journal_bench",
     "crash": "device.simulation.crash_bench",
     "powercut": "device.simulation.power_cut_bench",
+    "soak": "device.simulation.soak_bench",
 }
 
 
