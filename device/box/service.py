@@ -15,7 +15,7 @@ import contextlib
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -47,10 +47,12 @@ from device.box.jobs import (
 from device.box.journal import GameRecord, Journal, JournalError
 from device.box.narration import Event, Narrator, describe_undone, refused_kind
 from device.box.recovery import replay_record, result_of
+from device.box.secrecy import refusal_reveals
 from games.core import (
     Effect,
     Input,
     Light,
+    NotExpected,
     Press,
     Prompt,
     RuleError,
@@ -121,6 +123,8 @@ class Service:
         self.tick_hooks: list[Callable[[], None]] = []
         self.tick_seconds = 0.5
         self.notes = [say(key) for key in notes]  # said once at start (e.g. journal damaged)
+        self._answering = False  # a command is being handled (its refusals are guarded)
+        self._command_input: Input | None = None
 
     @property
     def language(self) -> str:
@@ -211,9 +215,11 @@ class Service:
         elif isinstance(job, RepeatJob):
             reply = self.repeat()
         elif isinstance(job, CommandJob):
-            reply = self.command(job.command)
+            with self._answering_a_command(job.command):
+                reply = self.command(job.command)
         elif isinstance(job, RefuseJob):
-            reply = self._refuse(job.error)
+            with self._answering_a_command(None):
+                reply = self._refuse(job.error)
         elif isinstance(job, SayJob):
             reply = self.announce_only(job.words)
         else:  # pragma: no cover - the Job union is closed; mypy checks every kind is handled
@@ -441,9 +447,22 @@ class Service:
         events = self.narrator.narrate(words, effects, self._prompt_say(), self.game_id, force_prompt)
         self._deliver(events, effects)
 
+    @contextlib.contextmanager
+    def _answering_a_command(self, command: Command | None) -> Iterator[None]:
+        """While a command is handled, its refusals may tell nothing about unseen cards."""
+        self._command_input = _input_of(command) if command is not None else None
+        self._answering = True
+        try:
+            yield
+        finally:
+            self._answering, self._command_input = False, None
+
     def _refuse(self, exc: RuleError) -> Reply:
         """A refused input or command: an error sound, the reason spoken, nothing else changes."""
         events, text = self.narrator.refusal(exc, self.game_id)
+        if self._answering and refusal_reveals(self.session, exc, text, self._command_input):
+            exc = NotExpected("not_expected")  # device/box/secrecy.py: the plain "Not now."
+            events, text = self.narrator.refusal(exc, self.game_id)
         self._deliver(events, [Sound("error"), Light("status", "on", "error")])
         return {"status": "error", "error": exc.key, "refused": refused_kind(exc), "message": text}
 
@@ -459,6 +478,16 @@ class Service:
                 outlet.deliver(update)
             except Exception:
                 log.exception("outlet %s failed", type(outlet).__name__)
+
+
+def _input_of(command: Command) -> Input | None:
+    if isinstance(command, PressCommand):
+        return command.press
+    if isinstance(command, ChooseCommand):
+        return command.choice
+    if isinstance(command, ScanCommand):
+        return command.scan
+    return None
 
 
 __all__ = ["JournalError", "Outlet", "Service", "Update"]

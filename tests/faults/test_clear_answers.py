@@ -69,7 +69,7 @@ def test_a_transaction_that_is_not_a_json_number_is_not_echoed_as_one(number):
     sent = []
     handler = CommandHandler(Topics("b1"), post=lambda job: job.reply({"status": "ok"}),
                              publish=lambda topic, payload: sent.append(payload))
-    handler.handle("houston/b1/cmd/repeat", b'{"transaction": ' + number + b"}")
+    handler.handle("houston/b1/cmd/red/repeat", b'{"transaction": ' + number + b"}")
 
     def strict(text):
         raise ValueError(f"not JSON: {text}")

@@ -1,10 +1,11 @@
-"""Commands in: a message on houston/<box>/cmd/<name> (or admin/cmd/<name>) becomes a service job.
+"""Commands in: a message on houston/<box>/cmd/<user>/<name> (or admin/cmd/<name>) becomes a job.
 
 Parsing happens here, at the edge: size, JSON, an object, then field by field against the
 command's allow-list (device/box/commands.py). The meaning (press, choose, undo, start a game...)
 and every rule check happen in `Service.command` on the service thread, through the same
 validation and journal as a button; a command that does not parse is refused there too, so the
-table hears why. The answer goes to `<command topic>/reply`, zigbee2mqtt style:
+table hears why. The answer goes to `<command topic>/reply` (so to the sender alone: the ACL lets
+each user read only replies under its own cmd/<user>/), zigbee2mqtt style:
 {"status": "ok"|"error", ...}, echoing a "transaction" field if the request carried one.
 Privilege comes from the topic alone: only `admin` may write admin/cmd (the broker's ACL), so a
 scan (which names a card) is accepted from there and refused from cmd/.
