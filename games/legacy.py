@@ -22,6 +22,9 @@ class LegacyGame(Game[Any]):
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.info = inner.info
+        self._legal = self._optional("legal_inputs")
+        self.prompt = inner.prompt  # type: ignore[method-assign]  # bound once: the simulator's hot path
+        self.apply = inner.apply  # type: ignore[method-assign]
 
     def _optional(self, name: str) -> Callable[..., Any] | None:
         return getattr(self.inner, name, None)  # transitional: see the module docstring
@@ -40,17 +43,18 @@ class LegacyGame(Game[Any]):
         return prompt
 
     def validate(self, state: Any, inp: Input) -> tuple[ChanceRequest, ...]:
-        return tuple(self.inner.validate(state, inp))
+        requests: tuple[ChanceRequest, ...] = self.inner.validate(state, inp)
+        return requests
 
     def apply(self, state: Any, inp: Input, outcomes: Outcomes) -> tuple[Any, list[Effect]]:
         new, effects = self.inner.apply(state, inp, outcomes)
         return new, list(effects)
 
     def legal_inputs(self, state: Any) -> list[Input]:
-        legal = self._optional("legal_inputs")
-        if legal is None:
+        if self._legal is None:
             return [] if self.is_over(state) else self.prompted_inputs(state)
-        return list(legal(state))
+        legal: list[Input] = self._legal(state)
+        return legal
 
     def teams(self, state: Any) -> tuple[str, ...]:
         return tuple(self.inner.teams(state))

@@ -63,9 +63,13 @@ def _installed() -> dict[str, Game]:
     return {game.info.id: game for game in ordered}
 
 
+_PATH_AT_IMPORT: tuple[str, ...] = tuple(games.__path__)
+
+
 def refresh() -> None:
-    """Look again: extend the `games` path over sys.path as it is now, forget what was found."""
-    games.__path__[:] = pkgutil.extend_path(list(games.__path__), games.__name__)
+    """Look again: the `games` path as at start, extended over sys.path as it is now (a folder
+    added since is found, one removed is forgotten); then discovery runs anew."""
+    games.__path__[:] = pkgutil.extend_path(list(_PATH_AT_IMPORT), games.__name__)
     _installed.cache_clear()
 
 

@@ -208,7 +208,7 @@ class Journal:
             )
         game_id = int(cur.lastrowid or 0)
         self._checkpoint()
-        self.marks.acked(Mark(game_id, 0))
+        self.marks.write(Marks(Mark(game_id, 0), Mark(game_id, 0)), sync=True)  # nothing to announce yet
         return game_id
 
     def next_seq(self, game_id: int) -> int:

@@ -53,6 +53,7 @@ from games.core import (
     Input,
     Light,
     NotExpected,
+    NothingToUndo,
     Press,
     Prompt,
     RuleError,
@@ -120,7 +121,7 @@ class Service:
         self._queue: queue.Queue[Job] = queue.Queue(MAX_QUEUED_JOBS)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self.tick_hooks: list[Callable[[], None]] = []
+        self.tick_hooks: list[Callable[[], object]] = []
         self.tick_seconds = 0.5
         self.notes = [say(key) for key in notes]  # said once at start (e.g. journal damaged)
         self._answering = False  # a command is being handled (its refusals are guarded)
@@ -339,22 +340,20 @@ class Service:
         except Exception as exc:
             return self._journal_failed(exc)
         self.session = session = trial
-        words = [e for e in effects if isinstance(e, Say)]
-        self._emit(words, effects)
-        self.journal.mark_announced(record.id, seq)
         if session.over is not None:
-            self._finish(session)
+            self._finish(session)  # so the prompt said next is the idle one
+        self._emit([e for e in effects if isinstance(e, Say)], effects)
+        self.journal.mark_announced(record.id, seq)
         return {"status": "ok", "seq": seq}
 
     def _finish(self, session: Session) -> None:
         """The game's end is already journaled (with its final input): show the idle prompt."""
         self.finished, self.session, self.record = session, None, None
-        self._emit([], [])  # the idle prompt that follows says the game is over
 
     def undo(self) -> Reply:
         session, record = self.session, self.record
         if session is None or record is None or not session.undo_stack:
-            return self._refuse(RuleError("nothing_to_undo"))
+            return self._refuse(NothingToUndo("nothing_to_undo"))
         try:
             seq = self.journal.append(record.id, "undo", None, {})
         except Exception as exc:

@@ -21,7 +21,7 @@ from device.box.journal import open_journal
 from device.box.outlets import PanelOutlet, RecordingOutlet
 from device.box.service import Outlet, Service
 from device.hardware.panel import Panel
-from games.core import Choose, Input, RuleError, Scan, say
+from games.core import Choose, Input, Press, RuleError, Scan, say
 from games.session import Session
 
 
@@ -140,6 +140,16 @@ class SimBox:
 
     def choose(self, option: str) -> None:
         self.submit(Choose(option))
+
+    def give(self, inp: Input) -> None:
+        """An input where a table gives it: a press through the panel's pins (`back` is the box's
+        BACK, `repeat` its REPEAT), a scan held up to the camera, a choice made on a display."""
+        if isinstance(inp, Press):
+            self.press(inp.button, hold=inp.hold)
+        elif isinstance(inp, Scan):
+            self.scan(inp.card)
+        elif isinstance(inp, Choose):
+            self.choose(inp.option)
 
     def command(self, name: str, payload: Mapping[str, Any], privileged: bool = False) -> dict[str, Any]:
         """A command as MQTT would deliver it: parsed at the edge, then handled by the service."""

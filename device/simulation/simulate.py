@@ -50,8 +50,9 @@ class Played:
 
 def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS) -> Played:
     """Play one game to its end (or `max_steps`) with the game's random player."""
-    if not isinstance(game, Game):  # transitional: an old-style rules object (see games/legacy.py)
-        game = adapt(game)
+    given: object = game
+    if not isinstance(given, Game):  # transitional: an old-style rules object (see games/legacy.py)
+        game = adapt(given)
     drawer = SeededDrawer(rng)
     pick = rng.randrange
     legal_inputs, random_input, validate, apply = game.legal_inputs, game.random_input, game.validate, game.apply
@@ -84,7 +85,7 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
     rng = random.Random(seed)
     options = dict(game.simulation_options(teams)) if teams is not None else {}
     tallies: dict[str, Counter[str]] = {}
-    sums: Counter[str] = Counter()
+    sums: dict[str, float] = {}
     finished = steps = 0
     started = time.perf_counter()
     for _ in range(games):
@@ -95,7 +96,7 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
             if isinstance(value, str):
                 tallies.setdefault(key, Counter())[value] += 1
             elif isinstance(value, int | float) and not isinstance(value, bool):
-                sums[key] += value
+                sums[key] = sums.get(key, 0.0) + value
     seconds = time.perf_counter() - started
     return {
         "game": game_id,
