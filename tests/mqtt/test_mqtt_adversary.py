@@ -10,6 +10,8 @@ import json
 from device.box.commands import COMMANDS
 from device.box.secrecy import hidden_strings
 from device.network.mqtt.probe import Probe
+from device.simulation.crash_bench import table_options
+from games.core import Choose, Press
 
 TEAMS = ("red", "blue", "green", "yellow", "purple", "white")
 OPTIONS = {"teams": ["red", "blue", "green"]}
@@ -82,10 +84,14 @@ def test_no_team_can_journal_what_it_may_not_send(linked, probes) -> None:
 
 def test_clean_commands_still_work_for_their_sender_only(linked, probes) -> None:
     """The control: the same path does journal a well-formed command, answered to its sender alone."""
-    box, link = linked("dog", {})
+    box, link = linked("dog", table_options("dog"))
     red, blue = probes("red", ("#",)), probes("blue", ("#",))
-    topic = link.topics.command("press", user="red")
-    red.publish(topic, json.dumps({"button": "ok"}))
+    legal = box.session.game.legal_inputs(box.session.state)
+    inp = next(i for i in legal if isinstance(i, Press | Choose))
+    name, payload = ("press", {"button": inp.button, "hold": inp.hold}) if isinstance(inp, Press) \
+        else ("choose", {"option": inp.option})
+    topic = link.topics.command(name, user="red")
+    red.publish(topic, json.dumps(payload))
     assert red.wait_for(lambda m: m.topic == topic + "/reply", 5).json()["status"] == "ok"
     assert len(entries(box)) == 1
     box.service.wait_idle()
