@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -17,13 +18,16 @@ from games.core import TEAM_COLOURS, Light
 
 log = logging.getLogger("houston.outlets")
 
+CHANGES_KEPT = 256  # light changes PanelOutlet remembers (tests read the latest)
+UPDATES_KEPT = 2_000  # updates RecordingOutlet keeps (~4 KB each); the oldest half goes when full
+
 
 class PanelOutlet:
     """Light the buttons the prompt waits for; show Light effects; flash status on errors."""
 
     def __init__(self, lights: Lights) -> None:
         self.lights = lights
-        self.changes: list[tuple[str, str, str]] = []
+        self.changes: deque[tuple[str, str, str]] = deque(maxlen=CHANGES_KEPT)
 
     def deliver(self, update: Update) -> None:
         wanted = set(update.public["prompt"]["lights"])
@@ -86,20 +90,20 @@ def _describe_light(target: str, state: tuple[str, str]) -> str:
 
 
 class RecordingOutlet:
-    """Keep the updates (tests read `said`, `errors`, `public_views`, `team_views`). Bounded: a
-    long `houston run --sim` session keeps the latest `limit` updates, `dropped` counts the rest."""
+    """Keep the latest updates (tests read `said`, `errors`, `public_views`, `team_views`).
+    `houston run --sim` runs for hours with one, so it forgets the oldest half when full."""
 
-    def __init__(self, limit: int = 20_000) -> None:
+    def __init__(self, limit: int = UPDATES_KEPT) -> None:
         self.updates: list[Update] = []
         self.limit = limit
-        self.dropped = 0
+        self.forgotten = 0
 
     def deliver(self, update: Update) -> None:
+        if len(self.updates) >= self.limit:
+            half = len(self.updates) // 2
+            del self.updates[:half]
+            self.forgotten += half
         self.updates.append(update)
-        if len(self.updates) > self.limit:
-            excess = len(self.updates) - self.limit // 2  # trim in halves: appends stay cheap
-            del self.updates[:excess]
-            self.dropped += excess
 
     @property
     def said(self) -> list[str]:
