@@ -3,10 +3,10 @@
 Each command has an allow-list of fields with their types and the kinds of user that may send it;
 its input is built only from its own typed fields, never by splicing a payload into an input.
 A card scan names a card, so only the admin (and the camera, which posts inputs directly) may
-send one: a display that could scan could play any card it likes. A team's own command topic
-(team/<team>/cmd/..., writable by that team's user alone) makes the sender known: a choice
-carries it, and the service lets the game say which choices only one audience may send
-(`Game.choice_audience`, e.g. a game runner's numbers).
+send one: a display that could scan could play any card it likes. A user's own command topic
+(cmd/<user>/..., writable by that user alone) makes the sender known: a choice carries it, and
+the service lets the game say which choices only one audience may send (`Game.choice_audience`,
+e.g. a game runner's numbers).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ class User(enum.Enum):
 
     DISPLAY = "display"
     ADMIN = "admin"
-    TEAM = "team"  # a team's own command topic: the sender is that team
 
 
 ADMIN_SENDER = "admin"
@@ -45,7 +44,7 @@ class PressCommand:
 @dataclass(frozen=True)
 class ChooseCommand:
     choice: Choose
-    sender: str | None = None  # the team whose own topic carried it, "admin", or None (a display)
+    sender: str | None = None  # the user whose own topic carried it, "admin", or None (unknown)
 
 
 @dataclass(frozen=True)
@@ -145,12 +144,12 @@ COMMANDS: dict[str, Spec] = {
 }
 
 
-def parse_command(name: str, payload: Any, user: User, team: str | None = None) -> Command:
-    """The typed command for `name` with `payload` from `user` (with User.TEAM, `team` names the
-    sender); raises MalformedInput for an unknown command, a missing, unknown or mistyped field,
-    and NotAllowed for the wrong user."""
-    if (user is User.TEAM) != (team is not None) or (team is not None and not _is_team_name(team)):
-        raise NotAllowed("not_allowed", {"command": name[:MAX_TEXT]})
+def parse_command(name: str, payload: Any, user: User, sender: str | None = None) -> Command:
+    """The typed command for `name` with `payload` from `user` (`sender`: the broker user whose
+    own command topic carried it); raises MalformedInput for an unknown command, a missing,
+    unknown or mistyped field, and NotAllowed for the wrong user."""
+    if sender is not None and not _is_team_name(sender):
+        sender = None  # a user name the box does not know as an audience vouches for nothing
     spec = COMMANDS.get(name)
     if spec is None:
         raise MalformedInput("malformed_input", {"reason": f"unknown command {name[:MAX_TEXT]!r}"})
@@ -167,8 +166,7 @@ def parse_command(name: str, payload: Any, user: User, team: str | None = None) 
     typed = {key: spec.fields[key](name, key, value) for key, value in payload.items()}
     command = spec.build(typed)
     if isinstance(command, ChooseCommand):
-        sender = team if user is User.TEAM else ADMIN_SENDER if user is User.ADMIN else None
-        command = ChooseCommand(command.choice, sender)
+        command = ChooseCommand(command.choice, ADMIN_SENDER if user is User.ADMIN else sender)
     return command
 
 

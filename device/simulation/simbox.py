@@ -152,13 +152,13 @@ class SimBox:
             self.choose(inp.option)
 
     def command(self, name: str, payload: Mapping[str, Any], privileged: bool = False,
-                team: str | None = None) -> dict[str, Any]:
+                sender: str | None = None) -> dict[str, Any]:
         """A command as MQTT would deliver it: parsed at the edge, then handled by the service.
-        `team`: sent on that team's own command topic (the sender is known)."""
+        `sender`: the broker user whose own command topic carried it."""
         replies: list[dict[str, Any]] = []
-        user = User.TEAM if team is not None else User.ADMIN if privileged else User.DISPLAY
+        user = User.ADMIN if privileged else User.DISPLAY
         try:
-            command = parse_command(name, dict(payload), user, team)
+            command = parse_command(name, dict(payload), user, sender)
         except RuleError as exc:
             self.service.post(RefuseJob(exc, replies.append))
         else:
@@ -194,9 +194,11 @@ class SimBox:
         self._closed = True
         self.service.stop()
         self.panel.close()
-        self.journal.close()
         self.service.campaigns.close()
-        self.factory.reset()
+        try:
+            self.journal.close()  # may raise JournalError (a full disk): the caller says so
+        finally:
+            self.factory.reset()
 
     def __enter__(self) -> SimBox:
         return self

@@ -461,8 +461,8 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
     if isinstance(inp, Choose):
-        _, victim, colour = inp.option.split(":")
-        return steal(evolve(s, victim=s.teams.index(victim)), colour)
+        _, named, colour = inp.option.split(":")
+        return steal(evolve(s, victim=s.teams.index(named)), colour)
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
     held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)

@@ -129,8 +129,9 @@ def test_results_fire_once_per_result_and_are_never_retained_or_republished() ->
 
 def test_command_topics_parse_privilege_from_the_prefix() -> None:
     topics = Topics("b1")
-    assert topics.parse_command("houston/b1/cmd/press") == ("press", False)
+    assert topics.parse_command("houston/b1/cmd/red/press") == ("press", False)
+    assert topics.parse_command("houston/b1/cmd/press") is None  # no sender level
     assert topics.parse_command("houston/b1/admin/cmd/scan") == ("scan", True)
-    assert topics.parse_command("houston/b1/cmd/press/reply") is None
+    assert topics.parse_command("houston/b1/cmd/red/press/reply") is None
     assert topics.parse_command("houston/b2/cmd/press") is None
     assert topics.parse_command("houston/b1/cmd/") is None

@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from device.box.config import config_dir, load_config
+from device.box.config import ConfigError, config_dir, load_config
 from device.box.jobs import SayJob
 from device.box.journal import JournalError, open_journal
+from games.registry import game_ids
 
 log = logging.getLogger("houston.run")
 
@@ -50,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
 
     directory = config_dir(args.config)
     load_config(directory)  # refuse a bad config before anything starts
+    if args.game is not None and args.game not in game_ids():
+        raise ConfigError(f"--game {args.game[:40]!r}: not an installed game ({', '.join(game_ids())})")
     data_dir = default_data_dir(args.data_dir, args.config)
     if args.sim:
         speak = not args.mute and os.environ.get("SDL_AUDIODRIVER") != "dummy"
@@ -101,9 +104,19 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     finally:
         if network is not None:
             network.close()
-        box.close()
+        status = _close_journal(box.close)
         if speaker is not None:
             speaker.close(drain=True, timeout=5)
+    return status
+
+
+def _close_journal(close: Any) -> int:
+    """Close the box's journal; a disk that refuses the last write is one line and exit 1."""
+    try:
+        close()
+    except JournalError as exc:
+        print(f"houston: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -259,9 +272,8 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
         if buzzer is not None:
             buzzer.close()
         panel.close()
-        journal.close()
         service.campaigns.close()
-    return 0
+    return _close_journal(journal.close)
 
 
 def _start_mqtt(settings: Any, service: Any) -> Any:

@@ -4,7 +4,7 @@
  * A game's team view declares {kind: "controls", title, forms: [{command, label, fields: [{name,
  * type: "number"|"choice", min, options}]}]}. Each form's send button publishes a `choose` command
  * whose option is the command and the fields joined by ':' (e.g. "damage:orion:3:receive:1:4") on
- * this user's own command topic, houston/<box>/team/<user>/cmd/choose — the broker lets only this
+ * this user's own command topic, houston/<box>/cmd/<user>/choose — the broker lets only this
  * user write there, so the box knows who sent it — and shows the box's reply beside the form. The
  * box checks everything again (the same validation and replies as a button); this page only keeps
  * a phone from sending what is plainly not a number.
@@ -51,7 +51,7 @@
         username: cfg.username, password: cfg.password, reconnectPeriod: 2000, connectTimeout: 5000,
         clientId: `controls-${Math.random().toString(16).slice(2, 10)}`,
       });
-      client.on("connect", () => client.subscribe(`${ctl.base}/team/${ctl.user}/cmd/+/reply`, { qos: 1 }));
+      client.on("connect", () => client.subscribe(`${ctl.base}/cmd/${ctl.user}/+/reply`, { qos: 1 }));
       client.on("message", onReply);
       ctl.client = client;
       return client;
@@ -89,7 +89,7 @@
     if (ctl.pending.length > MAX_PENDING) ctl.pending.shift();
     ctl.replies[command] = { status: "sent", text: "sent…" };
     showReply(command);
-    client.publish(`${ctl.base}/team/${ctl.user}/cmd/choose`, JSON.stringify({ option, transaction }), { qos: 1 });
+    client.publish(`${ctl.base}/cmd/${ctl.user}/choose`, JSON.stringify({ option, transaction }), { qos: 1 });
   }
 
   function fieldInput(form, field) {

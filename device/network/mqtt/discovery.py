@@ -12,7 +12,7 @@ share one `device` block, so they group under one device named once ("Houston 1"
   `round_result`), one message per result, never retained (and Home Assistant ignores retained
   payloads for events anyway), so a restart never replays one.
 - Buttons and a select send the safe public commands (repeat, start the selected game, select a
-  game) on houston/<box>/cmd/<name>, which the broker's ACL lets `homeassistant` write.
+  game) on houston/<box>/cmd/homeassistant/<name>, which the broker's ACL lets `homeassistant` write.
 
 Needs Home Assistant 2023.8 or newer: the MQTT `event` platform arrived in 2023.8 (tried with
 Core 2024.3.3). Older releases ignore the event entity and keep the rest. Republished when
@@ -30,6 +30,7 @@ from games.core import TEAM_COLOURS
 
 PREFIX = "homeassistant"
 STATUS_TOPIC = f"{PREFIX}/status"
+HA_USER = "homeassistant"  # its MQTT user: commands go on cmd/homeassistant/ (the ACL)
 MIN_HA_VERSION = "2023.8"
 RESULT_TYPES = ("game_over", "round_result")
 
@@ -121,13 +122,13 @@ def discovery_messages(
     for object_id, name, command, icon in (("repeat", "Repeat", "repeat", "mdi:repeat"),
                                            ("start", "Start game", "start_game", "mdi:play")):
         button = common(object_id, name, icon)
-        button.update({"command_topic": topics.command(command), "payload_press": "{}"})
+        button.update({"command_topic": topics.command(command, user=HA_USER), "payload_press": "{}"})
         out.append((f"{PREFIX}/button/{box}/{object_id}/config", button))
     if games:
         ids = {title: game_id for game_id, title in games}
         select = common("select_game", "Game to play", "mdi:dice-multiple-outline")
         select.update({
-            "command_topic": topics.command("select_game"),
+            "command_topic": topics.command("select_game", user=HA_USER),
             "command_template": "{{ {'game': " + json.dumps(ids) + "[value]} | tojson }}",
             "state_topic": topics.summary,
             "value_template": "{{ value_json.selected }}",

@@ -66,8 +66,7 @@ class MqttLink:
             host=host, port=port, username=username, password=password,
             client_id=f"houston-{service.box_id}", keepalive=keepalive,
             will=Will(self.topics.availability, OFFLINE),
-            subscriptions=[(self.topics.commands, 1), (self.topics.admin_commands, 1),
-                           (self.topics.team_commands, 1), (STATUS_TOPIC, 1)],
+            subscriptions=[(self.topics.commands, 1), (self.topics.admin_commands, 1), (STATUS_TOPIC, 1)],
             on_connected=self._on_connected, on_message=self._on_message, reconnect=reconnect,
         )
         self.outlet = MqttOutlet(self.topics, self.connection)

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from device.box.service import PUBLIC_SCHEMA
+from device.box.views import PUBLIC_SCHEMA
 
 ROOT = "houston"
 ONLINE = b"online"
@@ -59,48 +59,51 @@ class Topics:
 
     @property
     def commands(self) -> str:
-        """Ordinary commands (any user the ACL lets write them: teams, admin)."""
-        return f"{self.base}/cmd/+"
+        """Ordinary commands, one level per sender: houston/<box>/cmd/<user>/<name>. The ACL lets
+        each user write only its own level and read only its own replies, so a refusal meant for
+        red is never read by blue."""
+        return f"{self.base}/cmd/+/+"
 
     @property
     def admin_commands(self) -> str:
         """Privileged commands: only `admin` may write here (firmware_config/mosquitto/acl)."""
         return f"{self.base}/admin/cmd/+"
 
-    @property
-    def team_commands(self) -> str:
-        """A team's own commands: only that team's user may write team/<team>/cmd (the ACL's
-        pattern), so the sender is known (a game runner's numbers, for instance)."""
-        return f"{self.base}/team/+/cmd/+"
-
-    def team_command(self, team: str, name: str) -> str:
-        return f"{self.base}/team/{team}/cmd/{name}"
-
-    def parse_team_command(self, topic: str) -> tuple[str, str] | None:
-        """(command name, team) for a team's own command topic, None for anything else."""
-        prefix = f"{self.base}/team/"
-        if not topic.startswith(prefix):
-            return None
-        parts = topic[len(prefix):].split("/")
-        if len(parts) != 3 or parts[1] != "cmd" or not parts[0] or not parts[2]:
-            return None
-        return parts[2], parts[0]
-
-    def command(self, name: str, *, admin: bool = False) -> str:
-        return f"{self.base}/{'admin/' if admin else ''}cmd/{name}"
+    def command(self, name: str, *, user: str | None = None, admin: bool = False) -> str:
+        """The topic `user` sends command `name` on (or the admin's privileged one)."""
+        if admin:
+            return f"{self.base}/admin/cmd/{name}"
+        if not user or "/" in user or "+" in user or "#" in user:
+            raise ValueError("an ordinary command topic needs the sending user's name")
+        return f"{self.base}/cmd/{user}/{name}"
 
     @staticmethod
     def reply(command_topic: str) -> str:
         return f"{command_topic}/reply"
 
     def parse_command(self, topic: str) -> tuple[str, bool] | None:
-        """(command name, privileged) for a command topic, None for anything else."""
-        for prefix, privileged in ((f"{self.base}/cmd/", False), (f"{self.base}/admin/cmd/", True)):
-            if topic.startswith(prefix):
-                name = topic[len(prefix):]
-                if name and "/" not in name:
-                    return name, privileged
+        """(command name, privileged) for a command topic, None for anything else (replies
+        included). Ordinary commands are cmd/<user>/<name>; privileged ones admin/cmd/<name>."""
+        admin = f"{self.base}/admin/cmd/"
+        if topic.startswith(admin):
+            name = topic[len(admin):]
+            return (name, True) if name and "/" not in name else None
+        ordinary = f"{self.base}/cmd/"
+        if topic.startswith(ordinary):
+            user, _, name = topic[len(ordinary):].partition("/")
+            if user and name and "/" not in name:
+                return name, False
         return None
+
+
+def command_user(topics: Topics, topic: str) -> str | None:
+    """The sending user of an ordinary command topic cmd/<user>/<name> (the ACL lets only <user>
+    write there), None for anything else."""
+    ordinary = f"{topics.base}/cmd/"
+    if not topic.startswith(ordinary):
+        return None
+    user, _, name = topic[len(ordinary):].partition("/")
+    return user if user and name and "/" not in name else None
 
 
 def encode(value: Any) -> bytes:

@@ -25,13 +25,13 @@ def test_gr_commands_only_from_the_gr(sd_linked, sd_probes) -> None:
     nova = sd_probes("yellow", ("houston/#",))
     full = CAT.numbers.max_health
     # the GR's own command topic: accepted, answered there, applied
-    gr_topic = link.topics.team_command("gr", "choose")
+    gr_topic = link.topics.command("choose", user="gr")
     gr.publish(gr_topic, json.dumps({"option": "damage:orion:3:receive:1:0", "transaction": "g1"}))
     reply = _reply(gr, f"{gr_topic}/reply")
     assert reply["status"] == "ok" and reply["transaction"] == "g1"
     assert box.session.state.dog("orion").health == full - 2
     # the same command from a player on the shared topic: refused with words, nothing changes
-    shared = link.topics.command("choose")
+    shared = link.topics.command("choose", user="yellow")
     nova.publish(shared, json.dumps({"option": "damage:orion:3:suffer", "transaction": "n1"}))
     reply = _reply(nova, f"{shared}/reply")
     assert reply["status"] == "error" and reply["error"] == "not_allowed"
@@ -43,7 +43,7 @@ def test_gr_commands_only_from_the_gr(sd_linked, sd_probes) -> None:
     assert gr.wait_for(lambda m: m.topic == f"{gr_topic}/reply", 0.7, gr.mark()) is None
     assert box.session.state == before
     # the players' own buttons still work from their screens; bad numbers get the rule's words
-    press = link.topics.command("press")
+    press = link.topics.command("press", user="yellow")
     nova.publish(press, json.dumps({"button": "ok", "transaction": "p1"}))
     assert _reply(nova, f"{press}/reply")["status"] == "ok"
     start = gr.mark()
@@ -67,7 +67,7 @@ def test_the_public_stream_never_carries_the_gr_goals(sd_linked, sd_probes) -> N
     dashboard = sd_probes("dashboard", mine)
     players = {c: sd_probes(c, mine) for c in ("yellow", "green")}
     gr = sd_probes("gr", mine)
-    gr_topic = link.topics.team_command("gr", "choose")
+    gr_topic = link.topics.command("choose", user="gr")
     for option in ("goal:s01a", "damage:orion:2:receive"):
         start = gr.mark()
         gr.publish(gr_topic, json.dumps({"option": option}))
