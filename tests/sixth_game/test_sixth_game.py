@@ -181,7 +181,8 @@ with sync_playwright() as p:
     kinds = page.locator("#widgets [data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")
     teams = page.locator("#widgets [data-kind=teams] [data-team]").evaluate_all("els => els.map(e => e.dataset.team)")
     shown = {"kinds": kinds, "teams": teams, "title": page.locator("#title").text_content() or "",
-             "widgets": page.locator("#widgets").text_content() or ""}
+             "widgets": page.locator("#widgets").text_content() or "",
+             "news": page.locator("#log li").all_text_contents()}  # the game log, newest first
     print(json.dumps(shown), flush=True)
     browser.close()
 """
