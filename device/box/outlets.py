@@ -96,13 +96,13 @@ class RecordingOutlet:
     def __init__(self, limit: int = UPDATES_KEPT) -> None:
         self.updates: list[Update] = []
         self.limit = limit
-        self.forgotten = 0
+        self.dropped = 0
 
     def deliver(self, update: Update) -> None:
         if len(self.updates) >= self.limit:
             half = len(self.updates) // 2
             del self.updates[:half]
-            self.forgotten += half
+            self.dropped += half
         self.updates.append(update)
 
     @property
