@@ -75,7 +75,7 @@ def public_view(info: GameInfo, state: AlienState) -> dict[str, Any]:
             "hex": s.disc_colour(colour),
             "seat": seat,
             "total": totals.get(colour, 0),
-            "commander": colour == state.commander,
+            "commander": colour == state.commander and state.phase != OVER,
             "rocket": guesses.get(colour),
             "last_points": dict(zip(state.players, last.points, strict=True)).get(colour) if last else None,
         }
@@ -97,7 +97,7 @@ def _fields(state: AlienState, totals: dict[str, int], guesses: dict[str, str], 
     """The named fields displays read before widgets (kept beside them)."""
     return {
         "rounds": state.rounds,
-        "commander": state.commander or None,
+        "commander": (state.commander or None) if state.phase != OVER else None,
         "players": list(state.players),
         "min_players": min_players,
         "max_players": max_players,
@@ -118,14 +118,15 @@ def _widgets(state: AlienState, won: list[str]) -> list[w.Widget]:
     the round history, and at the end the reveal banner."""
     waiting = awaiting(state)["team"]
     totals = dict(zip(state.players, state.totals, strict=False))
+    commander = state.commander if state.phase != OVER else ""  # no commander once the game is over
     rows = [w.team_row(p, [w.counter(_word("w_points"), totals.get(p, 0))],
-                       badges=[_word("w_commander")] if p == state.commander else [],
+                       badges=[_word("w_commander")] if p == commander else [],
                        active=p == waiting)
             for p in state.players]
     on_field: dict[str, list[str]] = {p: [] for p in state.players}
     for player, field in state.guesses:
         on_field.setdefault(field, []).append(_word(player))
-    segments = [{"team": p, "label": ", ".join(on_field.get(p, [])), "marked": p == state.commander}
+    segments = [{"team": p, "label": ", ".join(on_field.get(p, [])), "marked": p == commander}
                 for p in state.players]
     centre = _word("w_round", round=state.round, rounds=state.rounds) if state.round else ""
     columns = [_word("w_round_column"), *(_word(p) for p in state.players)]

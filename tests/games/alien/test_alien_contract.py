@@ -111,3 +111,17 @@ def test_a_team_view_shows_the_players_total_and_whose_turn():
     assert view["widgets"][1]["kind"] == "banner"
     assert GAME.team_view(table.state, "blue")["widgets"][1:] == []
     assert GAME.team_view(table.state, "white")["widgets"] == []
+
+
+def test_the_commander_badge_goes_when_the_game_ends():
+    """Issue 14: the commander badge stayed on the dashboard after Alien on Board ended."""
+    table = seated(["red", "blue", "green"], rounds=1)
+    badges = {r["team"]: r["badges"] for r in GAME.public_view(table.state)["widgets"][0]["rows"]}
+    assert badges["red"]  # red commands the first round
+    play_round(table, {"red": "blue", "blue": "green", "green": "red"}, "green")
+    view = GAME.public_view(table.state)
+    assert view["phase"] == st.OVER and view["commander"] is None
+    rows = next(w for w in view["widgets"] if w["kind"] == "teams")["rows"]
+    assert all(not r["badges"] for r in rows)
+    disc = next(w for w in view["widgets"] if w["kind"] == "disc")
+    assert not any(s["marked"] for s in disc["segments"])
