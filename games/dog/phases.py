@@ -46,6 +46,7 @@ from games.dog.state import (
     add,
     evolve,
     logged,
+    remade,
     sub,
 )
 
@@ -214,12 +215,12 @@ def turn_check(s: DogState, inp: Input) -> tuple:
 
 
 def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    if type(inp) is Press and not inp.hold:  # a roll, by far the most common input
+        return rolled(s, ROLLS[outcomes[DIE_A], outcomes[DIE_B], outcomes[DIE_C]])
     if isinstance(inp, Choose):
         return exchange(s, inp.option.partition(":")[2])
     assert isinstance(inp, Press)
-    if inp.hold:
-        return evolve(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
-    return rolled(s, ROLLS[outcomes[DIE_A], outcomes[DIE_B], outcomes[DIE_C]])
+    return evolve(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
 
 
 def turn_legal(s: DogState) -> list[Input]:
@@ -324,7 +325,9 @@ def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     if kind == "take":
         offers = take_offers(s.bonfire, roll)
         if offers:
-            return evolve(s, phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n), effects
+            fields = s.__dict__.copy()
+            fields.update(phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n)
+            return remade(fields), effects
         effects.append(say("nothing_to_take", team=s.teams[s.current]))
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
     team = s.teams[s.current]
@@ -410,18 +413,21 @@ def _take_legal(team: str, offers: tuple[str, ...]) -> tuple[Input, ...]:
 
 def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     """Move the sticks; if meat or charcoal is now all taken, the round ends at once."""
-    d = TAKES[name]
+    dm, dc, df = TAKES[name]
     i = s.current
     held = list(s.hands)
-    held[i] = add(held[i], d)
-    hands = tuple(held)
-    bonfire = sub(s.bonfire, d)
+    m, c, f = held[i]
+    held[i] = (m + dm, c + dc, f + df)
+    m, c, f = s.bonfire
+    bonfire = (m - dm, c - dc, f - df)
     line = offer_say("took", s.teams[i], name)
-    log = (*s.log[1 - LOG_LINES:], line)
-    if bonfire[MEAT] == 0 or bonfire[CHARCOAL] == 0:
-        return round_end(evolve(s, hands=hands, bonfire=bonfire, log=log), [line])
-    return evolve(s, hands=hands, bonfire=bonfire, log=log, phase=TURN, current=next_active(s, i), must_roll=False,
-                  offers=(), pick=0), [line]
+    fields = s.__dict__.copy()
+    fields.update(hands=tuple(held), bonfire=bonfire, log=(*s.log[1 - LOG_LINES:], line))
+    if not bonfire[MEAT] or not bonfire[CHARCOAL]:
+        return round_end(remade(fields), [line])
+    j = (i + 1) % len(held)  # the next player, unless knocked out
+    fields.update(phase=TURN, current=j if s.faints[j] < 3 else next_active(s, i), must_roll=False, offers=(), pick=0)
+    return remade(fields), [line]
 
 
 # --- theft ----------------------------------------------------------------------------------
@@ -461,8 +467,8 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
     if isinstance(inp, Choose):
-        _, victim, colour = inp.option.split(":")
-        return steal(evolve(s, victim=s.teams.index(victim)), colour)
+        _, team, colour = inp.option.split(":")
+        return steal(evolve(s, victim=s.teams.index(team)), colour)
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
     held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)
