@@ -468,7 +468,7 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
     if isinstance(inp, Choose):
         _, team, colour = inp.option.split(":")
-        return steal(evolve(s, victim=s.teams.index(team)), colour)
+        return steal(s, colour, s.teams.index(team))
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
     held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)
@@ -509,14 +509,18 @@ def stole_say(team: str, victim: str, colour: str) -> Say:
     return say("stole", team=team, victim=victim, colour=colour)
 
 
-def steal(s: DogState, colour: str) -> tuple[DogState, list[Effect]]:
-    """One stick of `colour` from the victim's hand to the thief's; the turn is over."""
+def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState, list[Effect]]:
+    """One stick of `colour` from the victim's hand (`s.victim` unless named) to the thief's; the
+    turn is over."""
+    v = s.victim if victim is None else victim
+    i = s.current
     d = TAKES[colour]
     hands = list(s.hands)
-    hands[s.current] = add(hands[s.current], d)
-    hands[s.victim] = sub(hands[s.victim], d)
-    line = stole_say(s.teams[s.current], s.teams[s.victim], colour)
-    return next_turn(evolve(s, hands=tuple(hands), victim=-1, log=logged(s.log, [line]))), [line]
+    hands[i] = add(hands[i], d)
+    hands[v] = sub(hands[v], d)
+    line = stole_say(s.teams[i], s.teams[v], colour)
+    return evolve(s, hands=tuple(hands), victim=-1, log=(*s.log[1 - LOG_LINES:], line), phase=TURN,
+                  current=next_active(s, i), must_roll=False, offers=(), pick=0), [line]
 
 
 # --- turns, rounds and the end --------------------------------------------------------------
