@@ -63,6 +63,7 @@ ROLLS: dict[tuple[int, int, int], tuple[str, ...]] = {
 PRESS = {colour: Press(colour) for colour in TEAM_COLOURS}
 PRESS_OK = Press(OK)
 HOLD_OK = Press(OK, hold=True)
+ALARM = Sound("alarm")
 TEAM_PATTERNS = {colour: f"press:{colour}" for colour in TEAM_COLOURS}
 
 # "charcoal to meat, fire to meat, and fire to charcoal"; the reverse ones are named so that a
@@ -328,7 +329,7 @@ def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
             fields = s.__dict__.copy()
             fields.update(phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n)
             return remade(fields), effects
-        effects.append(say("nothing_to_take", team=s.teams[s.current]))
+        effects.append(team_say("nothing_to_take", s.teams[s.current]))
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
     team = s.teams[s.current]
     line = rolled_say(team, roll)
@@ -356,10 +357,10 @@ def team_say(key: str, team: str) -> Say:
 
 def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[DogState, list[Effect]]:
     """Feed, Assault or Fire Fest for every player; then the same player rolls again."""
-    effects += [Sound("alarm"), say(f"incident_{kind}")]
-    lines: list[Say] = [line, say(f"incident_{kind}")]
+    effects += [ALARM, events.line(f"incident_{kind}")]
+    lines: list[Say] = [line, events.line(f"incident_{kind}")]
     if not events.countable(s, kind):
-        lines.append(say("nobody_counted"))
+        lines.append(events.line("nobody_counted"))
     elif kind == "feed":
         s, more = events.feed(s, incident=True)
         lines += more
@@ -375,7 +376,7 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[
         return game_over(s, effects)
     if s.out(s.current):
         return next_turn(s), effects
-    effects.append(say("roll_again", team=s.teams[s.current]))
+    effects.append(team_say("roll_again", s.teams[s.current]))
     return s, effects
 
 
@@ -544,19 +545,19 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
     the player after the one who ended the round begins the next; after the last round, the end."""
     meat_out, charcoal_out = s.bonfire[MEAT] == 0, s.bonfire[CHARCOAL] == 0
     if meat_out and charcoal_out:
-        lines: list[Say] = [say("round_end_none", round=s.round, team=s.teams[s.current])]
+        lines: list[Say] = [events.line("round_end_none", round=s.round, team=s.teams[s.current])]
     elif meat_out:
         s, more = events.feed(s, incident=False)
-        lines = [say("round_end_feed", round=s.round, team=s.teams[s.current]), *more]
+        lines = [events.line("round_end_feed", round=s.round, team=s.teams[s.current]), *more]
     else:
         s, more = events.assault(s, incident=False)
-        lines = [say("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
-    effects = [*effects, Sound("alarm"), *lines]
+        lines = [events.line("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
+    effects = [*effects, ALARM, *lines]
     s = evolve(s, bonfire=BONFIRE, hands=(NO_STICKS,) * len(s.teams), log=logged(s.log, lines))
     if s.round >= s.rounds or not events.active(s):
         return game_over(s, effects)
     s = next_turn(evolve(s, round=s.round + 1))
-    begins = say("round_begins", round=s.round, team=s.teams[s.current])
+    begins = events.line("round_begins", round=s.round, team=s.teams[s.current])
     return evolve(s, log=logged(s.log, [begins])), [*effects, begins]
 
 
