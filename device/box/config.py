@@ -84,6 +84,7 @@ SETTINGS_SCHEMA: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "http_port": (_int_range(0, 65535), "a port 0..65535 (0: no dashboard server)"),
         "ws_url": (lambda v: isinstance(v, str), "a ws:// URL for the dashboard"),
         "dashboard_password": (lambda v: isinstance(v, str), "text"),
+        "dashboard_url": (lambda v: isinstance(v, str), "the dashboard's address for Home Assistant"),
     },
 }
 

@@ -193,6 +193,14 @@ class Journal:
         ).fetchone()
         return self._record(row) if row else None
 
+    def last_finished(self) -> GameRecord | None:
+        """The game that ended last (its result names the winners), if any."""
+        row = self.conn.execute(
+            "SELECT id, game, options, started_at, ended_at, result FROM games "
+            "WHERE ended_at IS NOT NULL AND result IS NOT NULL ORDER BY ended_at DESC, id DESC LIMIT 1"
+        ).fetchone()
+        return self._record(row) if row else None
+
     def unfinished(self) -> GameRecord | None:
         """The game that was running when the box stopped, if any."""
         row = self.conn.execute(

@@ -113,6 +113,7 @@ class Service:
         self.session: Session | None = None
         self.record: GameRecord | None = None
         self.finished: Session | None = None  # the last game played, shown at idle
+        self.last_result = _result_of(journal.last_finished())  # kept at idle, across restarts
         self._updates = 0
         self._queue: queue.Queue[Job] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -321,6 +322,8 @@ class Service:
         if self.record is not None:
             self.journal.end_game(self.record.id, {"reason": over.reason, "winners": list(over.winners)})
         self.finished, self.session, self.record = session, None, None
+        self.last_result = {"game": session.game.info.id, "title": session.game.info.title,
+                            "winners": list(over.winners), "reason": over.reason}
 
     def undo(self) -> Reply:
         session, record = self.session, self.record
@@ -385,10 +388,19 @@ class Service:
     def _render(self, words: Say) -> str:
         return self.narrator.render(words, self.game_id)
 
+    def _shown(self) -> Session | None:
+        """The game the table sees: the running one, or at idle the finished one while it is still
+        the selected game (choosing another game leaves nothing of the old one on screens)."""
+        if self.session is not None:
+            return self.session
+        if self.finished is not None and self.finished.game.info.id == self.selected:
+            return self.finished
+        return None
+
     def public_view(self) -> dict[str, Any]:
-        """The box's public state: mode, the game's public view, the prompt. Nothing else."""
+        """The box's public state: mode, the game's public view, the prompt, the last result."""
         prompt = self._prompt()
-        session = self.session or self.finished
+        session = self._shown()
         ask = self._prompt_say()
         return {
             "schema": PUBLIC_SCHEMA,
@@ -404,10 +416,11 @@ class Service:
                 "lights": list(prompt.lights) if prompt else ["ok"],
             },
             "can_undo": bool(self.session and self.session.undo_stack),
+            "last_result": self.last_result,
         }
 
     def team_views(self) -> dict[str, dict[str, Any]]:
-        session = self.session or self.finished
+        session = self._shown()
         if session is None:
             return {}
         return {team: session.game.team_view(session.state, team) for team in session.game.teams(session.state)}
@@ -435,6 +448,18 @@ class Service:
                 outlet.deliver(update)
             except Exception:
                 log.exception("outlet %s failed", type(outlet).__name__)
+
+
+def _result_of(record: GameRecord | None) -> dict[str, Any] | None:
+    """The public result of a finished game from its journal record (None for an abandoned one)."""
+    if record is None or not record.result or "winners" not in record.result:
+        return None
+    try:
+        title = load_game(record.game).info.title
+    except UnknownGame:
+        return None
+    return {"game": record.game, "title": title, "winners": list(record.result["winners"]),
+            "reason": record.result.get("reason")}
 
 
 __all__ = ["JournalError", "Outlet", "Service", "Update"]

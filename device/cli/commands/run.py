@@ -40,6 +40,8 @@ def register(sub: Any) -> None:
     p.add_argument("--data-dir", help="where the journal lives (default from houston.toml)")
     p.add_argument("--config", help="directory with houston.toml and pins.toml")
     p.add_argument("--mute", action="store_true", help="with --sim: print only, do not speak")
+    p.add_argument("--dashboard", action="store_true",
+                   help="with --sim: start a private broker, serve the dashboard and print its links")
     p.set_defaults(func=run)
 
 
@@ -51,18 +53,26 @@ def run(args: argparse.Namespace) -> int:
     data_dir = default_data_dir(args.data_dir, args.config)
     if args.sim:
         speak = not args.mute and os.environ.get("SDL_AUDIODRIVER") != "dummy"
-        return run_sim(data_dir, args.game, sys.stdin, sys.stdout, speak=speak)
+        return run_sim(data_dir, args.game, sys.stdin, sys.stdout, speak=speak, config=directory,
+                       dashboard=args.dashboard)
+    if args.dashboard:
+        print("houston: --dashboard goes with --sim (on the Pi, [mqtt] http_port serves the page)", file=sys.stderr)
+        return 2
     return run_hardware(data_dir, args.game, directory)
 
 
-def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, speak: bool = False) -> int:
+def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, speak: bool = False,
+            config: Path | None = None, dashboard: bool = False) -> int:
     """The box on mock pins, driven by keys; prints what it says and how its lights change, and
-    speaks it too when `speak` and the laptop has an audio device (silently skipped otherwise)."""
+    speaks it too when `speak` and the laptop has an audio device (silently skipped otherwise).
+    Settings come from `config` (houston.toml, pins.toml); `[mqtt]` is honoured, and `dashboard`
+    brings a private broker and the dashboard page instead (device/cli/commands/laptop.py)."""
     from device.box.outlets import ConsoleOutlet
     from device.simulation.simbox import SimBox
 
+    settings, pins = load_config(config_dir(config))
     try:
-        box = SimBox(data_dir, game=game, start=False)
+        box = SimBox(data_dir, game=game, settings=settings, pins=pins, start=False)
     except JournalError as exc:
         print(f"houston: {exc}", file=sys.stderr)
         return 2
@@ -71,6 +81,16 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     speaker = _sim_speaker(box, data_dir) if speak else None
     print(SIM_HELP, file=out, flush=True)
     box.service.start()
+    network = None
+    if dashboard or settings.mqtt.get("enabled"):
+        from device.cli.commands.laptop import start_network  # MQTT only when asked for
+
+        try:
+            network = start_network(box.service, settings, data_dir, out, dashboard=dashboard)
+        except Exception as exc:
+            box.close()
+            print(f"houston: cannot start the broker or the dashboard: {exc}", file=sys.stderr)
+            return 2
     box.service.wait_idle()
     try:
         for line in keys:
@@ -79,6 +99,8 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     except KeyboardInterrupt:
         pass
     finally:
+        if network is not None:
+            network.close()
         box.close()
         if speaker is not None:
             speaker.close(drain=True, timeout=5)

@@ -39,6 +39,21 @@ class Topics:
     def events(self) -> str:
         return f"{self.base}/events"
 
+    @property
+    def log(self) -> str:
+        """This game's public events, retained and bounded (the page's history after a reload)."""
+        return f"{self.base}/log"
+
+    @property
+    def summary(self) -> str:
+        """A flat, retained digest of the state for Home Assistant's sensors (device/network/mqtt/summary.py)."""
+        return f"{self.base}/summary"
+
+    @property
+    def results(self) -> str:
+        """Results only (game over, round result), never retained: Home Assistant's event entity."""
+        return f"{self.base}/results"
+
     def team(self, team: str) -> str:
         return f"{self.base}/team/{team}"
 
