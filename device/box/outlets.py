@@ -86,13 +86,20 @@ def _describe_light(target: str, state: tuple[str, str]) -> str:
 
 
 class RecordingOutlet:
-    """Keep every update (tests read `said`, `errors`, `public_views`, `team_views`)."""
+    """Keep the updates (tests read `said`, `errors`, `public_views`, `team_views`). Bounded: a
+    long `houston run --sim` session keeps the latest `limit` updates, `dropped` counts the rest."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = 20_000) -> None:
         self.updates: list[Update] = []
+        self.limit = limit
+        self.dropped = 0
 
     def deliver(self, update: Update) -> None:
         self.updates.append(update)
+        if len(self.updates) > self.limit:
+            excess = len(self.updates) - self.limit // 2  # trim in halves: appends stay cheap
+            del self.updates[:excess]
+            self.dropped += excess
 
     @property
     def said(self) -> list[str]:
@@ -101,6 +108,11 @@ class RecordingOutlet:
     @property
     def errors(self) -> list[str]:
         return [e["key"] for u in self.updates for e in u.events if e["type"] == "error"]
+
+    @property
+    def refusals(self) -> list[tuple[str, str]]:
+        """(key, refused) of every refusal: `setup` for options a game cannot start with, else `input`."""
+        return [(e["key"], e.get("refused", "input")) for u in self.updates for e in u.events if e["type"] == "error"]
 
     @property
     def public_views(self) -> list[dict[str, Any]]:

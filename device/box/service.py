@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from device.box import views
 from device.box.buttons import Meaning, meaning
 from device.box.chance import Drawer, draw_all
 from device.box.commands import (
@@ -45,6 +46,7 @@ from device.box.jobs import (
 )
 from device.box.journal import GameRecord, Journal, JournalError
 from device.box.narration import Event, Narrator, describe_undone, refused_kind
+from device.box.views import PUBLIC_SCHEMA
 from games.core import (
     Effect,
     GameOver,
@@ -65,7 +67,6 @@ from games.session import EntryRefused, Session, replay
 
 log = logging.getLogger("houston.service")
 
-PUBLIC_SCHEMA = 1
 
 
 @dataclass
@@ -398,32 +399,14 @@ class Service:
         return None
 
     def public_view(self) -> dict[str, Any]:
-        """The box's public state: mode, the game's public view, the prompt, the last result."""
-        prompt = self._prompt()
-        session = self._shown()
+        """The box's public state (device/box/views.py): nothing else leaves it for everyone."""
         ask = self._prompt_say()
-        return {
-            "schema": PUBLIC_SCHEMA,
-            "box": self.box_id,
-            "mode": "game" if self.session is not None else "idle",
-            "selected": self.selected,
-            "games": [{"id": g, "title": load_game(g).info.title} for g in game_ids()],
-            "game": session.game.public_view(session.state) if session is not None else None,
-            "prompt": {
-                "key": ask.key,
-                "text": self._render(ask),
-                "accepts": list(prompt.accepts) if prompt else ["press:ok", "hold:repeat"],
-                "lights": list(prompt.lights) if prompt else ["ok"],
-            },
-            "can_undo": bool(self.session and self.session.undo_stack),
-            "last_result": self.last_result,
-        }
+        return views.public_view(box_id=self.box_id, selected=self.selected, running=self.session,
+                                 shown=self._shown(), prompt=self._prompt(), ask_key=ask.key,
+                                 ask_text=self._render(ask), last_result=self.last_result)
 
     def team_views(self) -> dict[str, dict[str, Any]]:
-        session = self._shown()
-        if session is None:
-            return {}
-        return {team: session.game.team_view(session.state, team) for team in session.game.teams(session.state)}
+        return views.team_views(self._shown())
 
     def _emit(self, words: Sequence[Say], effects: list[Effect], force_prompt: bool = False) -> None:
         """Narrate `words` and `effects` (then the prompt, if it changed) to every outlet."""
@@ -462,4 +445,4 @@ def _result_of(record: GameRecord | None) -> dict[str, Any] | None:
             "reason": record.result.get("reason")}
 
 
-__all__ = ["JournalError", "Outlet", "Service", "Update"]
+__all__ = ["PUBLIC_SCHEMA", "JournalError", "Outlet", "Service", "Update"]

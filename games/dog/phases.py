@@ -468,8 +468,8 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
     if isinstance(inp, Choose):
-        _, team, colour = inp.option.split(":")
-        return steal(s, colour, s.teams.index(team))
+        _, named, colour = inp.option.split(":")
+        return steal(s, colour, s.teams.index(named))
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
     held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)

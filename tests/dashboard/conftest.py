@@ -34,8 +34,10 @@ def ws_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
     b.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per module: Playwright's sync API allows one instance at a time, and other
+    folders (tests/sixth_game) start their own."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -61,6 +61,7 @@ def test_the_box_on_mock_pins_referees_it(toy_dir: Path, tmp_path: Path) -> None
         bad = box.command("start_game", {"game": GAME_ID, "options": {"teams": ["red"]}})
         assert bad["status"] == "error" and bad["error"] == "toy_bad_teams" and bad["refused"] == "setup"
         assert box.journal.games() == []  # refused before anything is journaled
+        assert box.recorder.refusals[-1] == ("toy_bad_teams", "setup")  # told apart from illegal inputs
         assert box.command("start_game", {"game": GAME_ID, "options": {"teams": ["red", "blue"]}})["status"] == "ok"
         box.press("ok")  # the box draws the gem: a chance roll, journaled
         assert box.said[-2:] == ["A gem is in the vault.", "red: hold up the gem you think is in the vault."]
@@ -72,7 +73,7 @@ def test_the_box_on_mock_pins_referees_it(toy_dir: Path, tmp_path: Path) -> None
         box.scan(wrong)
         assert box.said[-2].startswith("Not the ") and box.session.state.turn == 1
         box.scan(wrong)
-        assert box.errors[-1] == "toy_already"
+        assert box.recorder.refusals[-1] == ("toy_already", "input")
         box.scan("badge-red")
         assert box.errors[-1] == "unknown_card"
         view = box.service.public_view()["game"]
@@ -176,9 +177,11 @@ with sync_playwright() as p:
     print("live", flush=True)
     page.wait_for_selector(f"#phase[data-phase={phase}]", timeout=10000)
     page.wait_for_function("t => document.getElementById('prompt').textContent === t", arg=prompt, timeout=5000)
-    shown = {"news": page.locator("#announcements li").all_text_contents(),
-             "body": page.locator("body").text_content() or "",
-             "widget_kinds": page.locator("[data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")}
+    page.wait_for_selector("#widgets [data-kind=teams] [data-team]", timeout=5000)
+    kinds = page.locator("#widgets [data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")
+    teams = page.locator("#widgets [data-kind=teams] [data-team]").evaluate_all("els => els.map(e => e.dataset.team)")
+    shown = {"kinds": kinds, "teams": teams, "title": page.locator("#title").text_content() or "",
+             "widgets": page.locator("#widgets").text_content() or ""}
     print(json.dumps(shown), flush=True)
     browser.close()
 """
@@ -200,8 +203,11 @@ def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, ws_broker: Broker
         out, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err
         shown = json.loads(out.strip().splitlines()[-1])
-        assert shown["news"] and shown["news"][0] == box.said[-1]  # newest first
-        assert "Gem Vault" in shown["body"]
+        # the page draws the kinds the toy's view declares (no JavaScript knows the toy)
+        assert shown["kinds"] == [w["kind"] for w in box.service.public_view()["game"]["widgets"]]
+        assert shown["kinds"] == ["teams", "counters", "log"]
+        assert shown["teams"] == ["red", "blue", "green"]
+        assert "Gem Vault" in shown["title"] and "gems tried" in shown["widgets"]
     finally:
         if proc is not None and proc.poll() is None:
             proc.kill()

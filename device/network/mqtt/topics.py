@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from device.box.service import PUBLIC_SCHEMA
+from device.box.views import PUBLIC_SCHEMA
 
 ROOT = "houston"
 ONLINE = b"online"
