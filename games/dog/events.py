@@ -5,9 +5,15 @@ sentence per player. Decisions beside the rulebook's words are in docs/rules/dog
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.core import Say, say
 from games.dog.data import RESTORE
 from games.dog.state import CHARCOAL, FIRE, MEAT, NO_STICKS, DogState, Sticks, add, evolve
+
+# A line of the count, made once per (key, team, numbers): the numbers are small (sticks, dogs and
+# villagers of one player), so a few thousand lines cover every game; the bound keeps it so.
+line = lru_cache(maxsize=4096)(say)
 
 
 def feed_count(meat: int, pack: int) -> tuple[int, int]:
@@ -55,7 +61,7 @@ def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
             used = (2 * tamed, 0, 0)
             hands[i] = (meat - 2 * tamed, hands[i][CHARCOAL], hands[i][FIRE])
             bonfire = add(bonfire, used)
-        lines.append(say("feed_player", team=state.teams[i], meat=meat, tamed=tamed, wasted=wasted))
+        lines.append(line("feed_player", team=state.teams[i], meat=meat, tamed=tamed, wasted=wasted))
     return evolve(state, hands=tuple(hands), dogs=tuple(dogs), pack=pack, bonfire=bonfire), lines
 
 
@@ -70,7 +76,7 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
         hand = hands[i]
         by_meat, pairs, fainting = assault_count(hand)
         team = state.teams[i]
-        lines.append(say("assault_player", team=team, dogs=hand[MEAT], by_meat=by_meat, by_pairs=pairs,
+        lines.append(line("assault_player", team=team, dogs=hand[MEAT], by_meat=by_meat, by_pairs=pairs,
                          faint=fainting))
         if incident:
             used = (2 * by_meat, pairs, pairs)
@@ -103,7 +109,7 @@ def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
         fire = hands[i][FIRE]
         hands[i] = (hands[i][MEAT], hands[i][CHARCOAL], 0)
         bonfire = (bonfire[0], bonfire[1], bonfire[2] + fire)
-        lines.append(say("fire_fest_player", team=state.teams[i], fire=fire))
+        lines.append(line("fire_fest_player", team=state.teams[i], fire=fire))
     return evolve(state, hands=tuple(hands), bonfire=bonfire), lines
 
 

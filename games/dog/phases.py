@@ -46,6 +46,7 @@ from games.dog.state import (
     add,
     evolve,
     logged,
+    remade,
     sub,
 )
 
@@ -62,6 +63,7 @@ ROLLS: dict[tuple[int, int, int], tuple[str, ...]] = {
 PRESS = {colour: Press(colour) for colour in TEAM_COLOURS}
 PRESS_OK = Press(OK)
 HOLD_OK = Press(OK, hold=True)
+ALARM = Sound("alarm")
 TEAM_PATTERNS = {colour: f"press:{colour}" for colour in TEAM_COLOURS}
 
 # "charcoal to meat, fire to meat, and fire to charcoal"; the reverse ones are named so that a
@@ -214,12 +216,12 @@ def turn_check(s: DogState, inp: Input) -> tuple:
 
 
 def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    if type(inp) is Press and not inp.hold:  # a roll, by far the most common input
+        return rolled(s, ROLLS[outcomes[DIE_A], outcomes[DIE_B], outcomes[DIE_C]])
     if isinstance(inp, Choose):
         return exchange(s, inp.option.partition(":")[2])
     assert isinstance(inp, Press)
-    if inp.hold:
-        return evolve(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
-    return rolled(s, ROLLS[outcomes[DIE_A], outcomes[DIE_B], outcomes[DIE_C]])
+    return evolve(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
 
 
 def turn_legal(s: DogState) -> list[Input]:
@@ -324,8 +326,10 @@ def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     if kind == "take":
         offers = take_offers(s.bonfire, roll)
         if offers:
-            return evolve(s, phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n), effects
-        effects.append(say("nothing_to_take", team=s.teams[s.current]))
+            fields = s.__dict__.copy()
+            fields.update(phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n)
+            return remade(fields), effects
+        effects.append(team_say("nothing_to_take", s.teams[s.current]))
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
     team = s.teams[s.current]
     line = rolled_say(team, roll)
@@ -353,10 +357,10 @@ def team_say(key: str, team: str) -> Say:
 
 def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[DogState, list[Effect]]:
     """Feed, Assault or Fire Fest for every player; then the same player rolls again."""
-    effects += [Sound("alarm"), say(f"incident_{kind}")]
-    lines: list[Say] = [line, say(f"incident_{kind}")]
+    effects += [ALARM, events.line(f"incident_{kind}")]
+    lines: list[Say] = [line, events.line(f"incident_{kind}")]
     if not events.countable(s, kind):
-        lines.append(say("nobody_counted"))
+        lines.append(events.line("nobody_counted"))
     elif kind == "feed":
         s, more = events.feed(s, incident=True)
         lines += more
@@ -372,7 +376,7 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[
         return game_over(s, effects)
     if s.out(s.current):
         return next_turn(s), effects
-    effects.append(say("roll_again", team=s.teams[s.current]))
+    effects.append(team_say("roll_again", s.teams[s.current]))
     return s, effects
 
 
@@ -410,18 +414,21 @@ def _take_legal(team: str, offers: tuple[str, ...]) -> tuple[Input, ...]:
 
 def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     """Move the sticks; if meat or charcoal is now all taken, the round ends at once."""
-    d = TAKES[name]
+    dm, dc, df = TAKES[name]
     i = s.current
     held = list(s.hands)
-    held[i] = add(held[i], d)
-    hands = tuple(held)
-    bonfire = sub(s.bonfire, d)
+    m, c, f = held[i]
+    held[i] = (m + dm, c + dc, f + df)
+    m, c, f = s.bonfire
+    bonfire = (m - dm, c - dc, f - df)
     line = offer_say("took", s.teams[i], name)
-    log = (*s.log[1 - LOG_LINES:], line)
-    if bonfire[MEAT] == 0 or bonfire[CHARCOAL] == 0:
-        return round_end(evolve(s, hands=hands, bonfire=bonfire, log=log), [line])
-    return evolve(s, hands=hands, bonfire=bonfire, log=log, phase=TURN, current=next_active(s, i), must_roll=False,
-                  offers=(), pick=0), [line]
+    fields = s.__dict__.copy()
+    fields.update(hands=tuple(held), bonfire=bonfire, log=(*s.log[1 - LOG_LINES:], line))
+    if not bonfire[MEAT] or not bonfire[CHARCOAL]:
+        return round_end(remade(fields), [line])
+    j = (i + 1) % len(held)  # the next player, unless knocked out
+    fields.update(phase=TURN, current=j if s.faints[j] < 3 else next_active(s, i), must_roll=False, offers=(), pick=0)
+    return remade(fields), [line]
 
 
 # --- theft ----------------------------------------------------------------------------------
@@ -462,7 +469,7 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
     if isinstance(inp, Choose):
         _, named, colour = inp.option.split(":")
-        return steal(evolve(s, victim=s.teams.index(named)), colour)
+        return steal(s, colour, s.teams.index(named))
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
     held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)
@@ -503,14 +510,18 @@ def stole_say(team: str, victim: str, colour: str) -> Say:
     return say("stole", team=team, victim=victim, colour=colour)
 
 
-def steal(s: DogState, colour: str) -> tuple[DogState, list[Effect]]:
-    """One stick of `colour` from the victim's hand to the thief's; the turn is over."""
+def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState, list[Effect]]:
+    """One stick of `colour` from the victim's hand (`s.victim` unless named) to the thief's; the
+    turn is over."""
+    v = s.victim if victim is None else victim
+    i = s.current
     d = TAKES[colour]
     hands = list(s.hands)
-    hands[s.current] = add(hands[s.current], d)
-    hands[s.victim] = sub(hands[s.victim], d)
-    line = stole_say(s.teams[s.current], s.teams[s.victim], colour)
-    return next_turn(evolve(s, hands=tuple(hands), victim=-1, log=logged(s.log, [line]))), [line]
+    hands[i] = add(hands[i], d)
+    hands[v] = sub(hands[v], d)
+    line = stole_say(s.teams[i], s.teams[v], colour)
+    return evolve(s, hands=tuple(hands), victim=-1, log=(*s.log[1 - LOG_LINES:], line), phase=TURN,
+                  current=next_active(s, i), must_roll=False, offers=(), pick=0), [line]
 
 
 # --- turns, rounds and the end --------------------------------------------------------------
@@ -534,19 +545,19 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
     the player after the one who ended the round begins the next; after the last round, the end."""
     meat_out, charcoal_out = s.bonfire[MEAT] == 0, s.bonfire[CHARCOAL] == 0
     if meat_out and charcoal_out:
-        lines: list[Say] = [say("round_end_none", round=s.round, team=s.teams[s.current])]
+        lines: list[Say] = [events.line("round_end_none", round=s.round, team=s.teams[s.current])]
     elif meat_out:
         s, more = events.feed(s, incident=False)
-        lines = [say("round_end_feed", round=s.round, team=s.teams[s.current]), *more]
+        lines = [events.line("round_end_feed", round=s.round, team=s.teams[s.current]), *more]
     else:
         s, more = events.assault(s, incident=False)
-        lines = [say("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
-    effects = [*effects, Sound("alarm"), *lines]
+        lines = [events.line("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
+    effects = [*effects, ALARM, *lines]
     s = evolve(s, bonfire=BONFIRE, hands=(NO_STICKS,) * len(s.teams), log=logged(s.log, lines))
     if s.round >= s.rounds or not events.active(s):
         return game_over(s, effects)
     s = next_turn(evolve(s, round=s.round + 1))
-    begins = say("round_begins", round=s.round, team=s.teams[s.current])
+    begins = events.line("round_begins", round=s.round, team=s.teams[s.current])
     return evolve(s, log=logged(s.log, [begins])), [*effects, begins]
 
 
