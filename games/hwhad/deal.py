@@ -34,7 +34,7 @@ def destinations(teams: tuple[str, ...], deck_size: int) -> tuple[str, ...]:
     return ship + (VOID,) * (deck_size - len(ship))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)  # a table plays one crew at a time; each entry holds thousands of triples
 def special_positions(teams: tuple[str, ...], deck_size: int) -> tuple[tuple[int, int, int], ...]:
     """Every valid (captain, first dolphin, second dolphin) position triple, in a fixed order."""
     dest = destinations(teams, deck_size)
@@ -53,7 +53,7 @@ def special_positions(teams: tuple[str, ...], deck_size: int) -> tuple[tuple[int
     return tuple(valid)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=8)
 def deal_requests(teams: tuple[str, ...], deck: tuple[str, ...]) -> tuple[ChanceRequest, ...]:
     """The chance the deal needs: which valid special triple, and the order of the other cards
     (cached: the equal weights of thousands of triples are built once per table)."""
