@@ -24,13 +24,14 @@ cards sharing many near-identical descriptors at the same canonical positions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from device.hardware.vision.appearance import bandpass, bandpass_all, correlate
 from device.hardware.vision.badge_finder import BadgeFinder, field_colours
+from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
 from device.hardware.vision.hamming_index import HammingIndex
@@ -65,6 +66,8 @@ class Thresholds:
     guided_max_pairs: int = 150
     guided_attempts: int = 4  # how many of the tried families get the guided second chance
     dense_families: int = 1  # families retried with denser frame corners when nothing verified
+    retry_min_votes: int = 0  # family votes that earn the guided and dense retries (calibrated: above
+    # what empty scenes of the calibration gave, so an empty table costs one plain pass)
     bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
     trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
     glare_level: int = 250  # a pixel this bright in every channel is glare, not card
@@ -92,6 +95,7 @@ class Identification:
     own_inliers: int = 0
     whole: float = 0.0
     corners: np.ndarray | None = field(default=None, repr=False)
+    outsider_margin: float = 1.0  # winner minus the best-supported card of another family
 
     @property
     def is_match(self) -> bool:
@@ -106,8 +110,14 @@ class Identifier:
         reference_sets: Sequence[ReferenceSet],
         thresholds: Thresholds | None = None,
         extractor: FeatureExtractor | None = None,
+        look_alikes: np.ndarray | None = None,
     ):
-        self.t = thresholds or Thresholds()
+        if thresholds is None:  # each deck's calibrated strictness; several decks: the strictest
+            t = max((refs.strictness for refs in reference_sets), default=DEFAULT_STRICTNESS)
+            thresholds = thresholds_at(Thresholds(), t)
+            votes = max((refs.retry_min_votes for refs in reference_sets), default=0)
+            thresholds = replace(thresholds, retry_min_votes=votes)
+        self.t = thresholds
         self.extractor = extractor or FeatureExtractor()
         self.labels: list[tuple[str, str]] = []  # (deck, card) per card index
         thumbs, pts, descs, owner = [], [], [], []
@@ -134,7 +144,10 @@ class Identifier:
         self._card_rows = [np.flatnonzero(self.owner == i) for i in range(len(self.labels))]
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
         # alike[i, j]: card j shares card i's layout (i itself included).
-        self.alike = self._find_look_alikes(len(self.labels))
+        # (given: a subset of an already measured deck, as calibration builds them)
+        self.alike = look_alikes if look_alikes is not None else self._find_look_alikes(len(self.labels))
+        self._alike_i64 = self.alike.astype(np.int64)
+        self.last_support = 0  # the best family's votes in the last frame (calibration reads it)
         self._family_norm = np.sqrt(self.alike.sum(axis=1)).astype(np.float64)
         inner = np.zeros((THUMB_H, THUMB_W), bool)
         inner[2:-2, 2:-2] = True
@@ -142,7 +155,7 @@ class Identifier:
         self._masks: dict[tuple[int, int], np.ndarray] = {}
         self._grey = False
         self._own: dict[int, np.ndarray] = {}
-        badges = field_colours(self.labels, self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
+        badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         self._badge_finder = BadgeFinder(badges)
 
     # --- build time ---------------------------------------------------------------------------
@@ -204,18 +217,17 @@ class Identifier:
 
     def identify(self, frame: np.ndarray) -> Identification:
         """Name the card in a BGR (or grey) frame (see the module docstring for the steps)."""
-        h, w = frame.shape[:2]
-        if h * w > 1.5 * 640 * 480:  # photos: bring to camera resolution, where thresholds hold
-            f = np.sqrt(640 * 480 / (h * w))
-            frame = cv2.resize(frame, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        frame = _camera_size(frame)
         feats = self.extractor.frame(frame)
         votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
+        self.last_support = 0
         if votes is None:
             return self._badge_by_field(frame) or Identification("none")
         card_votes, q_pts, r_pts, q_card = votes
         # A card's support: its votes and its look-alikes' votes, scaled down for big families,
         # which collect stray votes from the background just by being many.
-        raw_support = self.alike.astype(np.int64) @ card_votes
+        raw_support = self._alike_i64 @ card_votes
+        self.last_support = int(raw_support.max(initial=0))
         support = raw_support / self._family_norm
         best_unknown: Identification | None = None
         tried = np.zeros(len(self.labels), bool)
@@ -231,11 +243,12 @@ class Identifier:
             others = np.where(family, -1, support)
             outsider = int(np.argmax(others)) if others.max(initial=-1) > 0 else None
             result = self._verify(frame, members, q_pts[sel], r_pts[sel], q_card[sel], outsider)
-            if result.status == "none" and self.t.guided and attempt < self.t.guided_attempts:
+            earned = raw_support[c] >= self.t.retry_min_votes
+            if result.status == "none" and self.t.guided and attempt < self.t.guided_attempts and earned:
                 result = self._guided(frame, feats, members, card_votes, outsider)
             if result.is_match:
                 return result
-            if result.status == "none":
+            if result.status == "none" and earned:
                 no_fit.append((members, outsider))
             if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                 best_unknown = result
@@ -251,6 +264,12 @@ class Identifier:
                     best_unknown = result
         badge = self._badge_by_field(frame)
         return badge or best_unknown or Identification("none")
+
+    def support(self, frame: np.ndarray) -> int:
+        """The best family's votes in a frame, without verifying anything (calibration)."""
+        feats = self.extractor.frame(_camera_size(frame))
+        votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
+        return int((self._alike_i64 @ votes[0]).max(initial=0)) if votes is not None else 0
 
     def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
@@ -385,10 +404,11 @@ class Identifier:
         """The appearance checks of one fitted homography (corners: the card's, in the frame)."""
         obs, valid = self._warp_back(frame, h)
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
-        beats_outsider = True
+        outsider_margin = 1.0
         if outsider is not None:
             sa, sb, _ = self._duel(obs, valid, winner, outsider)
-            beats_outsider = sa - sb >= self.t.min_outsider_margin
+            outsider_margin = sa - sb
+        beats_outsider = outsider_margin >= self.t.min_outsider_margin
         # The whole visible face must fit too (the duel only looked where look-alikes differ).
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         sparse = valid & _CHECKER
@@ -411,7 +431,9 @@ class Identifier:
         # Not a match: a card-like object only if the face at least resembles a card's layout
         # (random scenery can yield a homography; it does not look like a card once warped).
         status = "match" if ok else ("unknown" if whole >= self.t.min_whole_cardlike else "none")
-        return Identification(status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners)
+        return Identification(
+            status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners, outsider_margin
+        )
 
     def _own_mask(self, card: int) -> np.ndarray:
         """Where a card differs from its look-alikes' median face (whole card if it has none)."""
@@ -506,6 +528,15 @@ _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pix
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)
+
+
+def _camera_size(frame: np.ndarray) -> np.ndarray:
+    """Photos bigger than a camera frame are brought to camera resolution, where thresholds hold."""
+    h, w = frame.shape[:2]
+    if h * w > 1.5 * 640 * 480:
+        f = np.sqrt(640 * 480 / (h * w))
+        frame = cv2.resize(frame, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    return frame
 
 
 def _card_corners_in_frame(h: np.ndarray) -> np.ndarray | None:

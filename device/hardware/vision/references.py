@@ -8,6 +8,7 @@ from another format version raises `ReferenceStoreError`, whose message says to 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -43,6 +44,19 @@ class ReferenceSet:
     points: np.ndarray  # K x 2 float32, canonical card coordinates
     descriptors: np.ndarray  # K x 32 uint8
     owner: np.ndarray  # K int32
+    calibration: dict[str, float] | None = None  # measured at enrollment (calibration.py)
+
+    @property
+    def strictness(self) -> float:
+        """The deck's calibrated strictness (0.5, today's thresholds, if never calibrated)."""
+        from device.hardware.vision.calibration import DEFAULT_STRICTNESS
+
+        return float(self.calibration["strictness"]) if self.calibration else DEFAULT_STRICTNESS
+
+    @property
+    def retry_min_votes(self) -> int:
+        """Votes that earn the expensive retries (0, always, if never calibrated)."""
+        return int((self.calibration or {}).get("retry_min_votes", 0))
 
 
 def default_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -101,6 +115,8 @@ def normalise_card_image(img: np.ndarray) -> np.ndarray:
         if len(quad) == 4 and cv2.isContourConvex(quad):
             best = quad
             break
+    if best is not None and _inner_frame_of_scan(best, w, h):
+        best = None  # a scan's own printed frame, not a card on a table
     if best is None:
         if w > h:
             img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
@@ -108,6 +124,17 @@ def normalise_card_image(img: np.ndarray) -> np.ndarray:
     src = _order_corners(best)
     dst = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])
     return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (CARD_W, CARD_H))
+
+
+def _inner_frame_of_scan(quad: np.ndarray, w: int, h: int) -> bool:
+    """A big, upright rectangle hugging every image border is a frame printed on a scan (most
+    decks print one), not the outline of a card photographed on a table."""
+    pts = _order_corners(quad)
+    if w > h:
+        return False
+    corners = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    near = np.abs(pts - corners) <= np.float32([0.08 * w, 0.08 * h])
+    return bool(near.all())
 
 
 def card_id_from_filename(path: Path) -> str:
@@ -156,10 +183,10 @@ def build_reference_set(
     )
 
 
-def enroll_folder(
-    deck: str, folder: Path, expected: Iterable[str] | None = None
-) -> tuple[ReferenceSet, list[str], list[str]]:
-    """Reference set from `<card-id>[__n].<ext>` images; also (unknown ids, missing ids).
+def read_folder(
+    folder: Path, expected: Iterable[str] | None = None
+) -> tuple[dict[str, list[np.ndarray]], list[str], list[str]]:
+    """Canonical faces from `<card-id>[__n].<ext>` images; also (unknown ids, missing ids).
 
     With a known catalogue (`expected`), files naming other ids are skipped and reported.
     """
@@ -176,10 +203,18 @@ def enroll_folder(
         faces = []
         for p in paths:
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-            if img is None:
-                raise ValueError(f"cannot read image {p}")
+            if img is None or min(img.shape[:2]) < 16:
+                raise ValueError(f"cannot read image {p} (not an image, or too small to be a card)")
             faces.append(normalise_card_image(img))
         views[card] = faces
+    return views, unknown, missing
+
+
+def enroll_folder(
+    deck: str, folder: Path, expected: Iterable[str] | None = None
+) -> tuple[ReferenceSet, list[str], list[str]]:
+    """Reference set from a folder (see `read_folder`), uncalibrated."""
+    views, unknown, missing = read_folder(folder, expected)
     return build_reference_set(deck, views), unknown, missing
 
 
@@ -202,6 +237,7 @@ def save(refs: ReferenceSet, data_dir: Path) -> Path:
                 points=refs.points,
                 descriptors=refs.descriptors,
                 owner=refs.owner,
+                calibration=np.array(json.dumps(refs.calibration or {})),
             )
             f.flush()
             os.fsync(f.fileno())
@@ -237,6 +273,7 @@ def load(data_dir: Path, deck: str) -> ReferenceSet:
                 z["points"].astype(np.float32),
                 z["descriptors"].astype(np.uint8),
                 z["owner"].astype(np.int32),
+                _calibration(z),
             )
     except ReferenceStoreError:
         raise
@@ -253,6 +290,19 @@ def load(data_dir: Path, deck: str) -> ReferenceSet:
     if not ok:
         raise ReferenceStoreError(f"reference store {path} is inconsistent; {hint}")
     return refs
+
+
+def _calibration(z) -> dict[str, float] | None:
+    """The stored calibration (None for stores written before calibration existed)."""
+    if "calibration" not in z.files:
+        return None
+    data = json.loads(str(z["calibration"]))
+    if not data:
+        return None
+    strictness = float(data["strictness"])
+    if not 0.0 <= strictness <= 1.0:
+        raise ValueError(f"strictness {strictness} out of range")
+    return {k: float(v) for k, v in data.items()}
 
 
 def enrolled_decks(data_dir: Path) -> list[str]:
