@@ -183,5 +183,11 @@ def _subset(refs: ReferenceSet, cards: list[str]) -> ReferenceSet:
     remap = np.full(len(refs.cards), -1, np.int32)
     remap[idx] = np.arange(len(idx), dtype=np.int32)
     return ReferenceSet(
-        refs.deck, tuple(cards), refs.thumbs[idx], refs.points[rows], refs.descriptors[rows], remap[refs.owner[rows]]
+        refs.deck,
+        tuple(cards),
+        refs.thumbs[idx],
+        refs.points[rows],
+        refs.descriptors[rows],
+        remap[refs.owner[rows]],
+        details=refs.details[idx] if refs.details is not None else None,
     )

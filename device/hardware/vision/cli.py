@@ -112,7 +112,14 @@ def identify_command(args: argparse.Namespace) -> int:
     for path in args.images:
         img = cv2.imread(path, cv2.IMREAD_COLOR)
         if img is None:
-            print(f"houston identify: cannot read image {path}", file=sys.stderr)
+            print(f"houston identify: cannot read image {path} (missing, or not an image file)", file=sys.stderr)
+            status = 1
+            continue
+        if min(img.shape[:2]) < 32:
+            print(
+                f"houston identify: image {path} is {img.shape[1]}x{img.shape[0]}, too small to show a card",
+                file=sys.stderr,
+            )
             status = 1
             continue
         result = identifier.identify(img)

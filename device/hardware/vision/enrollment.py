@@ -68,11 +68,15 @@ def _finish(
     views: int,
     missing: list[str],
     unknown: list[str],
+    calibration_options: dict[str, int] | None = None,
 ) -> EnrollReport:
-    calibration = calibrate(refs, faces, lambda sets, th, alike: Identifier(sets, th, look_alikes=alike))
+    ident = Identifier([refs])
+    refs = replace(refs, look_alikes=ident.alike)
+    calibration = calibrate(
+        refs, faces, lambda sets, th, alike: Identifier(sets, th, look_alikes=alike), **(calibration_options or {})
+    )
     refs = replace(refs, calibration=calibration.as_dict())
     path = save(refs, data_dir)
-    ident = Identifier([refs])
     return EnrollReport(
         refs.deck,
         path,
@@ -86,7 +90,9 @@ def _finish(
     )
 
 
-def enroll_from_folder(deck: str, folder: Path, data_dir: Path) -> EnrollReport:
+def enroll_from_folder(
+    deck: str, folder: Path, data_dir: Path, calibration_options: dict[str, int] | None = None
+) -> EnrollReport:
     """Enroll `<card-id>[__n].<ext>` images; a built-in deck only takes its catalogue's ids."""
     expected = card_ids_for(deck)
     faces, unknown, missing = read_folder(Path(folder), expected)
@@ -94,7 +100,7 @@ def enroll_from_folder(deck: str, folder: Path, data_dir: Path) -> EnrollReport:
         raise ValueError(f"no images of deck {deck!r} cards in {folder}")
     refs = build_reference_set(deck, faces)
     views = sum(len(v) for v in faces.values())
-    return _finish(refs, faces, data_dir, views, missing, unknown)
+    return _finish(refs, faces, data_dir, views, missing, unknown, calibration_options)
 
 
 def find_card_quad(frame: np.ndarray) -> np.ndarray | None:

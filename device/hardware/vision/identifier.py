@@ -35,7 +35,15 @@ from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
 from device.hardware.vision.hamming_index import HammingIndex
-from device.hardware.vision.references import THUMB_H, THUMB_SCALE, THUMB_W, ReferenceSet
+from device.hardware.vision.references import (
+    DETAIL_H,
+    DETAIL_SCALE,
+    DETAIL_W,
+    THUMB_H,
+    THUMB_SCALE,
+    THUMB_W,
+    ReferenceSet,
+)
 
 _BIG = 1 << 20
 
@@ -57,6 +65,8 @@ class Thresholds:
     min_outsider_margin: float = 0.03  # winner over the best-supported card of another family
     min_whole: float = 0.7  # appearance correlation of the winner over the whole visible face
     min_whole_cardlike: float = 0.55  # below it a failed match is scenery, not an unknown card
+    min_twin_margin: float = 0.15  # near-twins: the detail duel's margin (a title, a mark: all there is)
+    min_twin_coverage: float = 0.5  # near-twins: share of what differs that must be in view
     candidates_to_verify: int = 4  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
@@ -144,9 +154,25 @@ class Identifier:
         self._card_rows = [np.flatnonzero(self.owner == i) for i in range(len(self.labels))]
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
         # alike[i, j]: card j shares card i's layout (i itself included).
-        # (given: a subset of an already measured deck, as calibration builds them)
+        # Given (a subset of an already measured deck, as calibration builds them), stored with a
+        # single deck's references, or measured here.
+        if look_alikes is None and len(reference_sets) == 1 and reference_sets[0].look_alikes is not None:
+            look_alikes = reference_sets[0].look_alikes
         self.alike = look_alikes if look_alikes is not None else self._find_look_alikes(len(self.labels))
         self._alike_i64 = self.alike.astype(np.int64)
+        # Near-twins (faces differing on under 3% of the card: a title, a small mark) cannot be
+        # told apart at thumbnail size; they duel on detail faces (twice the resolution) instead.
+        self.twins = self._find_twins()
+        have = all(r.details is not None and len(r.details) == len(r.cards) for r in reference_sets)
+        self._details_f = (
+            np.concatenate([r.details for r in reference_sets]).astype(np.float32)
+            if have and reference_sets
+            else None
+        )
+        self._cmp_detail = (
+            bandpass_all(self._details_f, self.t.bandpass_sigma) if self._details_f is not None else None
+        )
+        self._detail_masks: dict[tuple[int, int], np.ndarray] = {}
         self.last_support = 0  # the best family's votes in the last frame (calibration reads it)
         self._family_norm = np.sqrt(self.alike.sum(axis=1)).astype(np.float64)
         inner = np.zeros((THUMB_H, THUMB_W), bool)
@@ -202,21 +228,31 @@ class Identifier:
                 out.append([self.labels[k][1] for k in sorted(comp)])
         return out
 
-    def too_alike(self, min_distinct: float = 0.03) -> list[tuple[str, str]]:
-        """Pairs of enrolled cards whose faces differ on less than `min_distinct` of the card."""
-        pairs = []
+    def _find_twins(self) -> np.ndarray:
+        """twins[a, b]: look-alikes whose thumbnails differ on less than 3% of the card."""
         n = len(self.labels)
+        twins = np.zeros((n, n), bool)
         for a in range(n):
-            for b in range(a + 1, n):
-                diff = np.abs(self._thumbs_f[a] - self._thumbs_f[b]).max(axis=2) > _DIFF_LEVEL
-                if float(diff.mean()) < min_distinct:
-                    pairs.append((self.labels[a][1], self.labels[b][1]))
-        return pairs
+            others = [b for b in np.flatnonzero(self.alike[a]) if b > a]
+            if not others:
+                continue
+            diff = np.abs(self._thumbs_f[others] - self._thumbs_f[a]).max(axis=3) > _DIFF_LEVEL
+            for b, share in zip(others, diff.mean(axis=(1, 2)), strict=True):
+                if share < _TWIN_SHARE:
+                    twins[a, b] = twins[b, a] = True
+        return twins
+
+    def too_alike(self) -> list[tuple[str, str]]:
+        """Near-twin pairs (faces differing on under 3% of the card): told apart only on detail faces,
+        and only when the title or mark that differs is in view."""
+        return [(self.labels[a][1], self.labels[b][1]) for a, b in zip(*np.nonzero(np.triu(self.twins)), strict=True)]
 
     # --- per frame ----------------------------------------------------------------------------
 
     def identify(self, frame: np.ndarray) -> Identification:
         """Name the card in a BGR (or grey) frame (see the module docstring for the steps)."""
+        if frame.ndim not in (2, 3) or min(frame.shape[:2]) < 32:
+            return Identification("none")  # too small to show a card (a 1x1 file, a thumbnail)
         frame = _camera_size(frame)
         feats = self.extractor.frame(frame)
         votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
@@ -404,6 +440,9 @@ class Identifier:
         """The appearance checks of one fitted homography (corners: the card's, in the frame)."""
         obs, valid = self._warp_back(frame, h)
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
+        twin_margin, twin_coverage = 1.0, 1.0
+        if self._cmp_detail is not None and self.twins[winner].any():
+            winner, sim, twin_margin, twin_coverage = self._twin_duels(frame, h, winner, sim)
         outsider_margin = 1.0
         if outsider is not None:
             sa, sb, _ = self._duel(obs, valid, winner, outsider)
@@ -427,6 +466,8 @@ class Identifier:
             and unique >= self.t.min_own_inliers
             and whole >= self.t.min_whole
             and beats_outsider
+            and twin_margin >= self.t.min_twin_margin
+            and twin_coverage >= self.t.min_twin_coverage
         )
         # Not a match: a card-like object only if the face at least resembles a card's layout
         # (random scenery can yield a homography; it does not look like a card once warped).
@@ -457,7 +498,8 @@ class Identifier:
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
         # Glare saturates every channel: those pixels say nothing about the face under them.
         glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
-        warped = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
+        self._plain = warped.astype(np.float32)  # for colour duels (this frame only)
+        warped = bandpass(self._plain, self.t.bandpass_sigma)
         valid = (
             cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H), flags=cv2.INTER_NEAREST)
             > 0
@@ -483,18 +525,86 @@ class Identifier:
         for _ in range(2):
             results = []
             for rival in order:
-                if rival == leader:
-                    continue
+                if rival == leader or (self._cmp_detail is not None and self.twins[leader, rival]):
+                    continue  # near-twins duel on detail faces (_twin_duels)
                 sa, sb, cov = self._duel(obs, valid, leader, rival)
                 results.append((sa, sb, cov, rival))
             lost = [r for r in results if r[1] > r[0]]
             if not lost:
                 break
             leader = max(lost, key=lambda r: r[1] - r[0])[3]
+        if not results:  # every rival was a near-twin of the leader
+            return leader, float(whole.max(initial=0.0)), 1.0, float(valid.mean())
         sim = min(r[0] for r in results)
         margin = min(r[0] - r[1] for r in results)
         cov = min(r[2] for r in results)
         return leader, float(sim), float(margin), float(cov)
+
+    def _twin_duels(self, frame: np.ndarray, h: np.ndarray, leader: int, sim: float) -> tuple[int, float, float, float]:
+        """The leader against its near-twins on detail faces, where titles and small marks resolve.
+
+        Correlation cannot judge these duels: where one twin is blank (no "II", no mark) its face
+        is flat and a correlation with it is noise. So the light's gain per channel is fitted on
+        the whole visible card (shared by both twins), and on the pixels where they differ each
+        twin's prediction error is measured with that gain; margin = (e_rival - e_leader) /
+        (e_rival + e_leader). A twin that wins takes the lead.
+        Returns (leader, similarity, twin margin, twin coverage)."""
+        assert self._cmp_detail is not None
+        obs, valid = self._warp_detail(frame, h)
+        ref = self._cmp_detail[leader][valid]
+        seen = obs[valid]
+        if len(seen) < 50:
+            return leader, sim, 0.0, 0.0
+        gain = (seen * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
+        results = []
+        for _ in range(2):
+            results = []
+            for rival in np.flatnonzero(self.twins[leader]):
+                differ = self._detail_mask(leader, int(rival))
+                use = differ & valid
+                n, total = int(use.sum()), int(differ.sum())
+                if total == 0 or n < 20:
+                    results.append((0.0, 0.0, int(rival)))
+                    continue
+                o = obs[use]
+                ea = float(((o - gain * self._cmp_detail[leader][use]) ** 2).sum())
+                eb = float(((o - gain * self._cmp_detail[rival][use]) ** 2).sum())
+                results.append(((eb - ea) / (ea + eb + 1e-6), n / total, int(rival)))
+            lost = [r for r in results if r[0] < 0]
+            if not lost:
+                break
+            leader = min(lost, key=lambda r: r[0])[2]
+        if not results:
+            return leader, sim, 1.0, 1.0
+        return leader, sim, min(r[0] for r in results), min(r[1] for r in results)
+
+    def _warp_detail(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The frame in detail-face coordinates (from the full frame) and which pixels are usable."""
+        img = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        m = np.diag([DETAIL_SCALE, DETAIL_SCALE, 1.0]) @ h
+        warped = cv2.warpPerspective(img, m, (DETAIL_W, DETAIL_H), flags=cv2.INTER_LINEAR)
+        glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
+        obs = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
+        if frame.ndim == 2:
+            obs = np.repeat((obs @ np.float32([0.114, 0.587, 0.299]))[..., None], 3, axis=2)
+        inside = cv2.warpPerspective(
+            np.full(img.shape[:2], 255, np.uint8), m, (DETAIL_W, DETAIL_H), flags=cv2.INTER_NEAREST
+        )
+        valid = cv2.erode((inside > 0).astype(np.uint8), _K5).astype(bool)
+        return obs, valid & ~glare
+
+    def _detail_mask(self, a: int, b: int) -> np.ndarray:
+        """Where near-twins a and b differ on their detail faces (dilated for context), cached."""
+        key = (a, b) if a < b else (b, a)
+        mask = self._detail_masks.get(key)
+        if mask is None:
+            assert self._details_f is not None
+            differ = (np.abs(self._details_f[a] - self._details_f[b]).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+            mask = cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool)
+            if len(self._detail_masks) > 4096:
+                self._detail_masks.clear()
+            self._detail_masks[key] = mask
+        return mask
 
     def _differ_mask(self, a: int, b: int) -> np.ndarray:
         """Where cards a and b differ (dilated for context), cached per pair."""
@@ -517,12 +627,36 @@ class Identifier:
         n = int(use.sum())
         if total == 0 or n < 20:
             return 0.0, 0.0, 0.0 if total else 1.0
+        if not self._grey and total > _COLOUR_PAIR_SHARE * _INNER_PIXELS:
+            return self._colour_duel(valid, a, b, n / total)
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         s = correlate(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
         return float(s[0]), float(s[1]), n / total
 
+    def _colour_duel(self, valid: np.ndarray, a: int, b: int, coverage: float) -> tuple[float, float, float]:
+        """Two faces that differ over most of the card (a plain field in another colour, the same
+        emblem): the band-pass sees nothing there, and a correlation per channel is blind to a
+        two-level field-and-emblem image. With no offset, though, a field's ratio to its emblem
+        per channel survives any light gain and colour cast: fit obs = gain x face per channel
+        and compare the residuals: each side scores the other's share of the two (the right face
+        leaves the smaller residual, so it scores near 1 and its rival near 0)."""
+        o = self._plain[valid]
+        spread = float(((o - o.mean(axis=0)) ** 2).sum()) + 1e-6
+        out = []
+        for k in (a, b):
+            r = self._thumbs_f[k][valid]
+            gain = (o * r).sum(axis=0) / ((r * r).sum(axis=0) + 1e-6)
+            resid = ((o - gain * r) ** 2).sum(axis=1)
+            keep = np.sort(resid)[: max(20, int(len(resid) * (1.0 - self.t.trim)))]  # fingers, glare
+            out.append(float(keep.sum()) / spread)
+        total = out[0] + out[1] + 1e-9
+        return out[1] / total, out[0] / total, coverage
+
 
 _DIFF_LEVEL = 45
+_COLOUR_PAIR_SHARE = 0.4  # look-alikes differing over this much of the card differ by a field colour
+_INNER_PIXELS = (THUMB_H - 4) * (THUMB_W - 4)
+_TWIN_SHARE = 0.03  # faces differing on less than this share of the card are near-twins
 _SAME_PLACE_PX = 8.0
 _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pixels
 _K2 = np.ones((2, 2), np.uint8)

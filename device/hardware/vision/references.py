@@ -25,6 +25,8 @@ from device.hardware.vision.features import FeatureExtractor, Features
 STORE_VERSION = 1
 THUMB_SCALE = 0.25
 THUMB_W, THUMB_H = round(CARD_W * THUMB_SCALE), round(CARD_H * THUMB_SCALE)
+DETAIL_SCALE = 0.5  # twice the thumbnail: where near-twins (a title, a small mark) can be told apart
+DETAIL_W, DETAIL_H = round(CARD_W * DETAIL_SCALE), round(CARD_H * DETAIL_SCALE)
 MAX_FEATURES_PER_CARD = 1600  # two described views of ~500 each, plus room for extra photos
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 _NAME_RE = re.compile(r"^(?P<card>.+?)(?:__(?P<n>[^.]*))?$")
@@ -45,6 +47,8 @@ class ReferenceSet:
     descriptors: np.ndarray  # K x 32 uint8
     owner: np.ndarray  # K int32
     calibration: dict[str, float] | None = None  # measured at enrollment (calibration.py)
+    look_alikes: np.ndarray | None = None  # C x C bool, measured at enrollment (saves ~2 s per load)
+    details: np.ndarray | None = None  # C x DETAIL_H x DETAIL_W x 3 uint8, for near-twin duels
 
     @property
     def strictness(self) -> float:
@@ -70,6 +74,12 @@ def default_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
 def store_path(data_dir: Path, deck: str) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", deck)
     return Path(data_dir) / "vision" / f"{safe}.npz"
+
+
+def detail(card_img: np.ndarray) -> np.ndarray:
+    """The face at twice the thumbnail's resolution, for duels between near-twins."""
+    small = cv2.resize(card_img, (DETAIL_W, DETAIL_H), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (3, 3), 0)
 
 
 def thumbnail(card_img: np.ndarray) -> np.ndarray:
@@ -158,7 +168,7 @@ def build_reference_set(
     """Reference set from canonical card faces (several views per card are pooled)."""
     extractor = extractor or FeatureExtractor()
     cards = tuple(views)
-    thumbs, pts, descs, owner = [], [], [], []
+    thumbs, pts, descs, owner, details = [], [], [], [], []
     for i, card in enumerate(cards):
         faces = views[card]
         if not faces:
@@ -170,6 +180,7 @@ def build_reference_set(
             keep = np.linspace(0, len(p) - 1, MAX_FEATURES_PER_CARD).astype(int)
             p, d = p[keep], d[keep]
         thumbs.append(np.mean([thumbnail(f) for f in faces], axis=0).astype(np.uint8))
+        details.append(np.mean([detail(f) for f in faces], axis=0).astype(np.uint8))
         pts.append(p)
         descs.append(d)
         owner.append(np.full(len(p), i, np.int32))
@@ -180,6 +191,7 @@ def build_reference_set(
         np.concatenate(pts).astype(np.float32) if pts else np.zeros((0, 2), np.float32),
         np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8),
         np.concatenate(owner) if owner else np.zeros(0, np.int32),
+        details=np.stack(details) if details else np.zeros((0, DETAIL_H, DETAIL_W, 3), np.uint8),
     )
 
 
@@ -238,6 +250,8 @@ def save(refs: ReferenceSet, data_dir: Path) -> Path:
                 descriptors=refs.descriptors,
                 owner=refs.owner,
                 calibration=np.array(json.dumps(refs.calibration or {})),
+                look_alikes=refs.look_alikes if refs.look_alikes is not None else np.zeros((0, 0), bool),
+                details=refs.details if refs.details is not None else np.zeros((0, DETAIL_H, DETAIL_W, 3), np.uint8),
             )
             f.flush()
             os.fsync(f.fileno())
@@ -274,6 +288,8 @@ def load(data_dir: Path, deck: str) -> ReferenceSet:
                 z["descriptors"].astype(np.uint8),
                 z["owner"].astype(np.int32),
                 _calibration(z),
+                _look_alikes(z),
+                _details(z),
             )
     except ReferenceStoreError:
         raise
@@ -290,6 +306,23 @@ def load(data_dir: Path, deck: str) -> ReferenceSet:
     if not ok:
         raise ReferenceStoreError(f"reference store {path} is inconsistent; {hint}")
     return refs
+
+
+def _details(z) -> np.ndarray | None:
+    """The stored detail faces, if any (older stores: near-twins are dueled on thumbnails)."""
+    if "details" not in z.files:
+        return None
+    d = z["details"].astype(np.uint8)
+    return d if d.shape == (len(z["cards"]), DETAIL_H, DETAIL_W, 3) else None
+
+
+def _look_alikes(z) -> np.ndarray | None:
+    """The stored look-alike matrix, if any (older stores: measured again when loaded)."""
+    if "look_alikes" not in z.files:
+        return None
+    alike = z["look_alikes"].astype(bool)
+    n = len(z["cards"])
+    return alike if alike.shape == (n, n) else None
 
 
 def _calibration(z) -> dict[str, float] | None:
