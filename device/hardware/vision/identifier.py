@@ -179,6 +179,7 @@ class Identifier:
         inner[2:-2, 2:-2] = True
         self._inner = inner
         self._masks: dict[tuple[int, int], np.ndarray] = {}
+        self._structure: dict[tuple[int, int], bool] = {}
         self._grey = False
         self._own: dict[int, np.ndarray] = {}
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
@@ -627,11 +628,32 @@ class Identifier:
         n = int(use.sum())
         if total == 0 or n < 20:
             return 0.0, 0.0, 0.0 if total else 1.0
-        if not self._grey and total > _COLOUR_PAIR_SHARE * _INNER_PIXELS:
-            return self._colour_duel(valid, a, b, n / total)
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         s = correlate(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
+        if (
+            abs(float(s[0] - s[1])) < _COLOUR_DUEL_BELOW
+            and not self._grey
+            and total > _COLOUR_PAIR_SHARE * _INNER_PIXELS
+            and self._same_structure(a, b)
+        ):  # edges cannot tell them apart: the same design in another colour
+            return self._colour_duel(valid, a, b, n / total)
         return float(s[0]), float(s[1]), n / total
+
+    def _same_structure(self, a: int, b: int) -> bool:
+        """Whether two faces have the same edges and texture (grey band-pass correlates >= 0.9):
+        then whatever differs between them is colour."""
+        key = (a, b) if a < b else (b, a)
+        same = self._structure.get(key)
+        if same is None:
+            ga = self._cmp_grey[a][..., 0][self._inner]
+            gb = self._cmp_grey[b][..., 0][self._inner]
+            ga, gb = ga - ga.mean(), gb - gb.mean()
+            rho = float((ga * gb).sum() / (np.sqrt((ga * ga).sum() * (gb * gb).sum()) + 1e-6))
+            same = rho >= 0.9
+            if len(self._structure) > 20000:
+                self._structure.clear()
+            self._structure[key] = same
+        return same
 
     def _colour_duel(self, valid: np.ndarray, a: int, b: int, coverage: float) -> tuple[float, float, float]:
         """Two faces that differ over most of the card (a plain field in another colour, the same
@@ -656,6 +678,7 @@ class Identifier:
 _DIFF_LEVEL = 45
 _COLOUR_PAIR_SHARE = 0.4  # look-alikes differing over this much of the card differ by a field colour
 _INNER_PIXELS = (THUMB_H - 4) * (THUMB_W - 4)
+_COLOUR_DUEL_BELOW = 0.1  # an edge duel this close between same-design faces goes to colour
 _TWIN_SHARE = 0.03  # faces differing on less than this share of the card are near-twins
 _SAME_PLACE_PX = 8.0
 _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pixels
