@@ -1,49 +1,41 @@
-"""Card decks the camera can enroll: each game's cards and team badges, by deck name."""
+"""Card decks the camera can enroll and the names the box calls cards by: each game's deck
+(`GameInfo.deck`) holds its `Game.cards()` (which the game reads through importlib.resources,
+so this works from a wheel too) and the team badges."""
 
 from __future__ import annotations
 
-from games.core import TEAM_COLOURS
-from games.registry import game_ids, load_game
-
-BADGES: tuple[str, ...] = tuple(f"badge-{colour}" for colour in TEAM_COLOURS)
+from games.badges import BADGES, team_of_badge
+from games.registry import installed_games
 
 
 def deck_names() -> tuple[str, ...]:
     """Decks that some installed game provides (a game with cards names its deck)."""
-    names = []
-    for game_id in game_ids():
-        deck = load_game(game_id).info.deck
-        if deck:
+    names: list[str] = []
+    for game in installed_games():
+        deck = game.info.deck
+        if deck and deck not in names:
             names.append(deck)
     return tuple(names)
 
 
 def deck_cards(deck: str) -> list[str] | None:
     """Card ids of a built-in deck, badges included; None for a custom deck."""
-    for game_id in game_ids():
-        game = load_game(game_id)
+    for game in installed_games():
         if game.info.deck == deck:
-            cards = getattr(game, "card_ids", None)
-            return [*(cards() if cards else ()), *BADGES]
-    return None
-
-
-def deck_of_card(card: str) -> str | None:
-    """Which built-in deck a card id belongs to (badges belong to every deck: None)."""
-    for deck in deck_names():
-        cards = deck_cards(deck) or []
-        if card in cards and card not in BADGES:
-            return deck
+            return [*game.cards().ids, *BADGES]
     return None
 
 
 def card_name(card: str) -> str:
     """What the box calls a card aloud: the game's name for it, a badge's team, else the id."""
-    if card in BADGES:
-        return f"the {card.removeprefix('badge-')} team badge"
-    for game_id in game_ids():
-        game = load_game(game_id)
-        namer = getattr(game, "card_name", None)
-        if namer is not None and card in (getattr(game, "card_ids", list)() or []):
-            return str(namer(card))
+    team = team_of_badge(card)
+    if team is not None:
+        return f"the {team} team badge"
+    for game in installed_games():
+        cards = game.cards()
+        if card in cards.names:
+            return cards.name(card)
     return card
+
+
+__all__ = ["BADGES", "card_name", "deck_cards", "deck_names"]

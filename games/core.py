@@ -198,7 +198,7 @@ class Say:
 
 @dataclass(frozen=True)
 class Light:
-    """Set a light: target is `team:<colour>`, `button:ok`, `slot:A` or `status`.
+    """Set a light: target is `team:<colour>`, `slot:A` or `status`.
 
     colour: an RGB colour name for slot LEDs (`tan`, `dim-white`, `red`, ...), `on` for plain
     LEDs, `off` to switch off. pattern: steady, blink, pulse, flash (confirmed), error.

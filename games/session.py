@@ -6,7 +6,7 @@ live box had — undo included. It is pure: outcomes come in, nothing is drawn h
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from games.core import (
     Outcomes,
     Prompt,
     Reveal,
+    RuleError,
     State,
     check_outcomes,
 )
@@ -94,12 +95,28 @@ class Entry:
     outcomes: Outcomes = field(default_factory=dict)
 
 
-def replay(game: Game, options: Mapping[str, Any], entries: Sequence[Entry]) -> Session:
-    """Rebuild a session from journal entries, drawing nothing."""
+class EntryRefused(RuleError):
+    """A journal entry the rules refuse on replay (a damaged or foreign journal). `seq` names the
+    entry, `cause` the rules' refusal, and `session` holds the game as rebuilt up to just before it."""
+
+    def __init__(self, seq: int, cause: RuleError, session: Session) -> None:
+        super().__init__("entry_refused", {"seq": seq, "refused": cause.key, **cause.params})
+        self.seq = seq
+        self.cause = cause
+        self.session = session
+
+
+def replay(game: Game, options: Mapping[str, Any], entries: Iterable[Entry]) -> Session:
+    """Rebuild a session from journal entries, drawing nothing. Bad options raise the game's
+    `SetupError`; an entry the rules refuse raises `EntryRefused` (with the session before it).
+    The service's resume, `houston replay`, the demo's check and the tests all rebuild this way."""
     session = Session.start(game, options)
     for entry in entries:
-        if entry.kind == "undo":
-            session.undo()
-        elif entry.inp is not None:
-            session.submit(entry.inp, entry.outcomes, entry.seq)
+        try:
+            if entry.kind == "undo":
+                session.undo()
+            elif entry.inp is not None:
+                session.submit(entry.inp, entry.outcomes, entry.seq)
+        except RuleError as exc:
+            raise EntryRefused(entry.seq, exc, session) from exc
     return session

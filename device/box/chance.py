@@ -6,6 +6,7 @@ Every draw goes through `secrets` (never Mersenne Twister) and is scaled without
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -24,14 +25,28 @@ class SecretDrawer:
         return secrets.randbelow(n)
 
 
+class SeededDrawer:
+    """A reproducible source for `houston simulate --seed` and tests: never used by the box, whose
+    draws must not be predictable. The outcomes still go through `draw_one`, the box's own code."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.below = rng.randrange  # bound once: the simulator draws millions of times
+
+
 def draw_one(request: ChanceRequest, drawer: Drawer) -> Any:
     """One outcome: an index with the request's exact integer odds, or a uniform permutation."""
     if isinstance(request, Chance):
-        total = sum(request.weights)
-        if total <= 0 or any(w < 0 for w in request.weights):
+        weights = request.weights
+        if not weights or min(weights) < 0:
+            raise ValueError(f"chance {request.name}: weights must be non-negative with a positive sum")
+        total = sum(weights)
+        if min(weights) == max(weights) > 0:  # equal odds (a die): the walk's answer, without the walk
+            return drawer.below(total) // weights[0]
+        if total <= 0:
             raise ValueError(f"chance {request.name}: weights must be non-negative with a positive sum")
         ticket = drawer.below(total)
-        for index, weight in enumerate(request.weights):
+        for index, weight in enumerate(weights):
             if ticket < weight:
                 return index
             ticket -= weight
@@ -46,5 +61,8 @@ def draw_one(request: ChanceRequest, drawer: Drawer) -> Any:
 
 
 def draw_all(requests: Sequence[ChanceRequest], drawer: Drawer | None = None) -> dict[str, Any]:
+    """Outcomes for every request, by name: what the box journals (and the simulator applies)."""
+    if not requests:
+        return {}
     drawer = drawer or SecretDrawer()
     return {request.name: draw_one(request, drawer) for request in requests}

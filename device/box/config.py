@@ -91,7 +91,7 @@ SETTINGS_SCHEMA: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
 @dataclass(frozen=True)
 class Settings:
     box_id: str = "houston-1"
-    game: str = "dog"
+    game: str = ""  # "" selects the first installed game
     language: str = "en"
     data_dir: str = "/var/lib/houston"
     volume: float = 0.8
@@ -104,6 +104,13 @@ class Settings:
     camera_stale_seconds: float = 2.0
     voice: str = "en"
     voice_speed: int = 160
+
+
+def selected_game(settings: Settings) -> str:
+    """The game selected at start: houston.toml's box.game, else the first installed game."""
+    from games.registry import game_ids
+
+    return settings.game or game_ids()[0]
 
 
 @dataclass(frozen=True)

@@ -146,10 +146,7 @@ class Journal:
         """Commit one entry durably and return its sequence number."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
-            row = self.conn.execute(
-                "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id=?", (game_id,)
-            ).fetchone()
-            seq = int(row[0]) + 1
+            seq = self.last_seq(game_id) + 1
             self.conn.execute(
                 "INSERT INTO entries (game_id, seq, kind, input, outcomes, at) VALUES (?, ?, ?, ?, ?, ?)",
                 (
@@ -225,8 +222,23 @@ class Journal:
         for raw in self.raw_entries(game_id):
             yield entry_from_data(raw)
 
+    def readable_entries(self, game_id: int) -> tuple[list[Entry], EntryUnreadable | None]:
+        """The entries up to the first that does not parse, and that failure (None if all parse)."""
+        entries: list[Entry] = []
+        try:
+            for entry in self.entries(game_id):
+                entries.append(entry)
+        except EntryUnreadable as exc:
+            return entries, exc
+        return entries, None
+
     def count(self, game_id: int) -> int:
         row = self.conn.execute("SELECT COUNT(*) FROM entries WHERE game_id=? AND void=0", (game_id,)).fetchone()
+        return int(row[0])
+
+    def last_seq(self, game_id: int) -> int:
+        """The sequence number of the game's last entry (0 before the first)."""
+        row = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id=?", (game_id,)).fetchone()
         return int(row[0])
 
 
@@ -284,3 +296,46 @@ def open_journal(data_dir: Path) -> tuple[Journal, list[str]]:
     except JournalDamaged:
         Journal.set_aside(path)
         return Journal(path), ["journal_damaged"]
+
+
+@dataclass(frozen=True)
+class JournalHealth:
+    """What a read-only look at a journal file found (for `houston doctor`)."""
+
+    readable: bool
+    intact: bool
+    is_journal: bool
+    games: int
+    detail: str = ""
+
+
+def inspect_journal(path: Path) -> JournalHealth:
+    """Open `path` read-only (never creating or migrating it) and check it, as a doctor would."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            result = conn.execute("PRAGMA integrity_check").fetchone()
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if "games" in tables else 0
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        return JournalHealth(readable=False, intact=False, is_journal=False, games=0, detail=str(exc))
+    intact = bool(result) and result[0] == "ok"
+    detail = "" if intact else (str(result[0]) if result else "?")
+    return JournalHealth(True, intact, {"meta", "games", "entries"} <= tables, int(games), detail)
+
+
+def latest_entry_time(path: Path) -> float | None:
+    """When the last entry of any game was written (read-only; None without a readable journal)."""
+    if not path.exists():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("SELECT MAX(at) FROM entries").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return None
+    return float(row[0]) if row and row[0] is not None else None

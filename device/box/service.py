@@ -4,6 +4,9 @@ For every input: ask the rules whether it is legal now (a refusal is spoken and 
 draw the chance outcomes it needs, commit input and outcomes to the journal, and only then apply
 the rules and show the effects (lights, words, MQTT). On start it replays the journal, so a
 pulled plug costs nothing the box had acknowledged.
+
+What a button means lives in device/box/buttons.py, how commands from outside are parsed in
+device/box/commands.py, what is said about it all in device/box/narration.py.
 """
 
 from __future__ import annotations
@@ -11,40 +14,58 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from device.box.buttons import Meaning, meaning
 from device.box.chance import Drawer, draw_all
-from device.box.journal import EntryUnreadable, GameRecord, Journal, JournalError
-from device.hardware.voice.render import render
+from device.box.commands import (
+    ChooseCommand,
+    Command,
+    PressCommand,
+    RepeatCommand,
+    ScanCommand,
+    SelectGameCommand,
+    StartGameCommand,
+    UndoCommand,
+)
+from device.box.jobs import (
+    CallJob,
+    CommandJob,
+    InputJob,
+    Job,
+    PressJob,
+    RefuseJob,
+    RepeatJob,
+    Reply,
+    SayJob,
+    TickJob,
+    UndoJob,
+)
+from device.box.journal import GameRecord, Journal, JournalError
+from device.box.narration import Event, Narrator, describe_undone, refused_kind
 from games.core import (
-    BACK,
-    OK,
-    PANEL_BUTTONS,
-    REPEAT,
-    Choose,
     Effect,
     GameOver,
     Input,
     Light,
-    MalformedInput,
+    NothingToUndo,
     Press,
     Prompt,
     RuleError,
     Say,
-    Scan,
+    SetupError,
     Sound,
-    input_from_data,
+    UnknownGame,
     say,
 )
-from games.registry import UnknownGame, game_ids, load_game
-from games.session import Session
+from games.registry import game_ids, load_game
+from games.session import EntryRefused, Session, replay
 
 log = logging.getLogger("houston.service")
 
 PUBLIC_SCHEMA = 1
-Reply = dict[str, Any]
 
 
 @dataclass
@@ -55,20 +76,12 @@ class Update:
     seq: int
     public: dict[str, Any]
     teams: dict[str, dict[str, Any]]
-    events: list[dict[str, Any]]
+    events: list[Event]
     effects: list[Effect] = field(default_factory=list)
-    lights: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 class Outlet(Protocol):
     def deliver(self, update: Update) -> None: ...
-
-
-@dataclass
-class Job:
-    action: str  # press | input | undo | repeat | command | tick | call
-    data: Any = None
-    reply: Callable[[Reply], None] | None = None
 
 
 class Service:
@@ -79,32 +92,48 @@ class Service:
         journal: Journal,
         *,
         box_id: str = "houston-1",
-        default_game: str = "dog",
+        default_game: str | None = None,
         language: str = "en",
         drawer: Drawer | None = None,
         outlets: Iterable[Outlet] = (),
         notes: Iterable[str] = (),
     ) -> None:
-        if default_game not in game_ids():
-            raise UnknownGame(f"unknown game {default_game!r}; installed: {', '.join(game_ids())}")
+        installed = game_ids()
+        if not installed:
+            raise UnknownGame("no_games_installed")
+        selected = default_game or installed[0]
+        if selected not in installed:
+            raise UnknownGame("unknown_game", {"game": selected, "installed": ", ".join(installed)})
         self.journal = journal
         self.box_id = box_id
-        self.language = language
+        self.narrator = Narrator(language)
         self.drawer = drawer
         self.outlets: list[Outlet] = list(outlets)
-        self.selected = default_game
+        self.selected = selected
         self.session: Session | None = None
         self.record: GameRecord | None = None
         self.finished: Session | None = None  # the last game played, shown at idle
-        self.last_spoken: list[str] = []
-        self._last_prompt: tuple[str, str] | None = None
         self._updates = 0
         self._queue: queue.Queue[Job] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
-        self.tick_hooks: list[Callable[[], None]] = []
+        self.tick_hooks: list[Callable[[], object]] = []
         self.tick_seconds = 0.5
         self.notes = [say(key) for key in notes]  # said once at start (e.g. journal damaged)
+
+    @property
+    def language(self) -> str:
+        return self.narrator.language
+
+    @property
+    def last_spoken(self) -> list[str]:
+        return self.narrator.last_spoken
+
+    @property
+    def game_id(self) -> str:
+        """The game the box is about: the one in progress, else the one selected at idle (its deck
+        is the camera's, its catalogue the voice's)."""
+        return self.session.game.info.id if self.session is not None else self.selected
 
     # --- thread and queue ------------------------------------------------------------------
 
@@ -113,7 +142,7 @@ class Service:
         self._queue.put(job)
 
     def post_press(self, press: Press) -> None:
-        self.post(Job("press", press))
+        self.post(PressJob(press))
 
     def start(self) -> None:
         """Resume from the journal, then run the loop on a thread of its own."""
@@ -124,27 +153,27 @@ class Service:
     def stop(self, timeout: float = 5.0) -> None:
         """Finish the job in hand, then stop the loop (the journal stays open for the caller)."""
         self._stop.set()
-        self._queue.put(Job("wake"))
+        self._queue.put(TickJob())
         if self._thread is not None:
             self._thread.join(timeout)
 
     def wait_idle(self, timeout: float = 10.0) -> None:
         """Block until every posted job has been handled (tests and the simulator use this)."""
         done = threading.Event()
-        self.post(Job("call", done.set))
+        self.post(CallJob(done.set))
         if not done.wait(timeout):
             raise TimeoutError("service did not drain its queue")
 
     def _loop(self) -> None:
         while not self._stop.is_set():
             try:
-                job = self._queue.get(timeout=self.tick_seconds)
+                job: Job = self._queue.get(timeout=self.tick_seconds)
             except queue.Empty:
-                job = Job("tick")
+                job = TickJob()
             try:
                 self.handle(job)
             except Exception:  # the loop must survive anything one job does
-                log.exception("job %s failed", job.action)
+                log.exception("job %s failed", type(job).__name__)
                 if job.reply:
                     job.reply({"status": "error", "error": "internal_error"})
             for hook in self.tick_hooks:
@@ -155,26 +184,28 @@ class Service:
 
     def handle(self, job: Job) -> Reply:
         """Handle one job on the service thread and answer its reply callback."""
-        if job.action == "call":
-            job.data()
-            return {"status": "ok"}
-        if job.action in ("tick", "wake"):
-            return {"status": "ok"}
-        if job.action == "press":
-            reply = self.press(job.data)
-        elif job.action == "input":
-            reply = self.submit(job.data)
-        elif job.action == "undo":
+        reply: Reply
+        if isinstance(job, CallJob):
+            job.fn()
+            reply = {"status": "ok"}
+        elif isinstance(job, TickJob):
+            reply = {"status": "ok"}
+        elif isinstance(job, PressJob):
+            reply = self.press(job.press)
+        elif isinstance(job, InputJob):
+            reply = self.submit(job.inp)
+        elif isinstance(job, UndoJob):
             reply = self.undo()
-        elif job.action == "repeat":
+        elif isinstance(job, RepeatJob):
             reply = self.repeat()
-        elif job.action == "command":
-            name, payload, privileged = job.data
-            reply = self.command(name, payload, privileged=privileged)
-        elif job.action == "say":
-            reply = self.announce_only(job.data)
-        else:
-            reply = {"status": "error", "error": "unknown_job"}
+        elif isinstance(job, CommandJob):
+            reply = self.command(job.command)
+        elif isinstance(job, RefuseJob):
+            reply = self._refuse(job.error)
+        elif isinstance(job, SayJob):
+            reply = self.announce_only(job.words)
+        else:  # pragma: no cover - the Job union is closed; mypy checks every kind is handled
+            raise TypeError(f"not a job: {job!r}")
         if job.reply:
             job.reply(reply)
         return reply
@@ -182,18 +213,21 @@ class Service:
     # --- the panel ---------------------------------------------------------------------------
 
     def press(self, press: Press) -> Reply:
-        """A button from the panel: BACK undoes, REPEAT repeats, the rest goes to the game."""
-        if press.button not in PANEL_BUTTONS:
+        """A button from the panel (or a display): see device/box/buttons.py for what it means."""
+        what = meaning(press, idle=self.session is None)
+        if what is Meaning.UNKNOWN_BUTTON:
             return self._refuse(RuleError("unknown_button", {"button": press.button}))
-        if press.button == BACK and not press.hold:
+        if what is Meaning.UNDO:
             return self.undo()
-        if press.button == REPEAT:
-            if press.hold and self.session is None:
-                return self.next_game()
-            return self.repeat(prompt_only=press.hold)
-        if self.session is None:
-            if press.button == OK and not press.hold:
-                return self.start_game(self.selected, {})
+        if what is Meaning.REPEAT:
+            return self.repeat()
+        if what is Meaning.PROMPT_AGAIN:
+            return self.repeat(prompt_only=True)
+        if what is Meaning.NEXT_GAME:
+            return self.next_game()
+        if what is Meaning.START_GAME:
+            return self.start_game(self.selected, {})
+        if what is Meaning.NO_GAME:
             return self._refuse(RuleError("no_game"))
         return self.submit(press)
 
@@ -206,30 +240,26 @@ class Service:
         if record is None:
             self._emit([say("box_online"), *notes, *self._idle_words()], [])
             return
+        words: list[Say] = list(notes)
+        entries, unreadable = self.journal.readable_entries(record.id)
+        bad_seq = unreadable.seq if unreadable is not None else None
         try:
             game = load_game(record.game)
-            session = Session.start(game, record.options)
-        except (UnknownGame, RuleError) as exc:
-            log.error("cannot resume game %s: %s", record.id, exc)
-            self.journal.end_game(record.id, {"reason": "abandoned", "error": str(exc)})
+            try:
+                session = replay(game, record.options, entries)
+            except EntryRefused as exc:
+                session, bad_seq = exc.session, exc.seq
+        except RuleError as exc:  # not installed, or options it no longer starts with
+            log.error("cannot resume game %s: %s %s", record.id, exc.key, exc.params)
+            self.journal.end_game(record.id, {"reason": "abandoned", "error": exc.key})
             self._emit([say("box_online"), *self._idle_words()], [])
             return
-        words: list[Say] = list(notes)
-        try:
-            for entry in self.journal.entries(record.id):
-                try:
-                    if entry.kind == "undo":
-                        session.undo()
-                    elif entry.inp is not None:
-                        session.submit(entry.inp, entry.outcomes, entry.seq)
-                except RuleError as exc:
-                    raise EntryUnreadable(entry.seq, str(exc)) from exc
-        except EntryUnreadable as exc:
-            log.error("journal entry unreadable: %s", exc)
-            self.journal.void_from(record.id, exc.seq)
-            words.append(say("journal_entry_unreadable", seq=exc.seq))
-        self.session, self.record = session, record
-        self._last_prompt = None
+        if bad_seq is not None:
+            log.error("journal entry %s of game %s does not replay", bad_seq, record.id)
+            self.journal.void_from(record.id, bad_seq)
+            words.append(say("journal_entry_unreadable", seq=bad_seq))
+        self.session, self.record, self.selected = session, record, game.info.id
+        self.narrator.forget_prompt()
         self._emit([say("game_resumed", title=game.info.title), *words], [], force_prompt=True)
 
     def start_game(self, game_id: str, options: Mapping[str, Any]) -> Reply:
@@ -241,14 +271,14 @@ class Service:
         except UnknownGame:
             return self._refuse(RuleError("unknown_game", {"game": game_id}))
         except RuleError as exc:
-            return self._refuse(exc)
+            return self._refuse(exc if isinstance(exc, SetupError) else SetupError(exc.key, exc.params))
         try:
             game_row = self.journal.begin_game(game_id, dict(options))
         except Exception as exc:
             return self._journal_failed(exc)
         self.selected = game_id
         self.session, self.record, self.finished = session, self.journal.game(game_row), None
-        self._last_prompt = None
+        self.narrator.forget_prompt()
         self._emit([say("game_starting", title=game.info.title)], [], force_prompt=True)
         return {"status": "ok", "game": game_id}
 
@@ -282,40 +312,32 @@ class Service:
         except Exception as exc:
             return self._journal_failed(exc)
         effects = session.submit(inp, outcomes, seq)
-        words = [e for e in effects if isinstance(e, Say)]
-        self._emit(words, effects)
         if session.over is not None:
-            self._finish(session, session.over)
+            self._finish(session, session.over)  # so the prompt said next is the idle one
+        self._emit([e for e in effects if isinstance(e, Say)], effects)
         return {"status": "ok", "seq": seq}
 
     def _finish(self, session: Session, over: GameOver) -> None:
-        assert self.record is not None
-        self.journal.end_game(self.record.id, {"reason": over.reason, "winners": list(over.winners)})
+        if self.record is not None:
+            self.journal.end_game(self.record.id, {"reason": over.reason, "winners": list(over.winners)})
         self.finished, self.session, self.record = session, None, None
-        self._emit([], [])  # the idle prompt that follows says the game is over
 
     def undo(self) -> Reply:
         session, record = self.session, self.record
-        if session is None or record is None:
-            return self._refuse(RuleError("nothing_to_undo"))
-        if not session.undo_stack:
-            return self._refuse(RuleError("nothing_to_undo"))
+        if session is None or record is None or not session.undo_stack:
+            return self._refuse(NothingToUndo("nothing_to_undo"))
         try:
             self.journal.append(record.id, "undo", None, {})
         except Exception as exc:
             return self._journal_failed(exc)
         undone = session.undo()
-        self._last_prompt = None
-        self._emit([say("undone", what=self._render(_describe(undone.inp)))], [], force_prompt=True)
+        self.narrator.forget_prompt()
+        self._emit([say("undone", what=self._render(describe_undone(undone.inp)))], [], force_prompt=True)
         return {"status": "ok", "undone": undone.seq}
 
     def repeat(self, prompt_only: bool = False) -> Reply:
         """REPEAT: say the last announcement again (a long press: what the box waits for)."""
-        texts = [] if prompt_only else list(self.last_spoken)
-        if not texts:
-            texts = [self._render(self._prompt_say())]
-        self._deliver([{"type": "say", "text": t, "repeat": True} for t in texts], [])
-        self.last_spoken = texts
+        self._deliver(self.narrator.repeat(self._prompt_say(), self.game_id, prompt_only), [])
         return {"status": "ok"}
 
     def announce_only(self, words: Iterable[Say]) -> Reply:
@@ -323,39 +345,25 @@ class Service:
         self._emit(list(words), [])
         return {"status": "ok"}
 
-    # --- commands (MQTT) ---------------------------------------------------------------------
+    # --- commands (MQTT, the admin, the simulator) -----------------------------------------
 
-    def command(self, name: str, payload: Any, *, privileged: bool = False) -> Reply:
-        """A command from a display: the same inputs a button gives, through the same checks."""
-        try:
-            if not isinstance(payload, dict):
-                raise MalformedInput("malformed_input", {"reason": "payload must be a JSON object"})
-            if name == "press":
-                return self.press(input_from_data({"kind": "press", **payload}))  # type: ignore[arg-type]
-            if name == "choose":
-                return self.submit(input_from_data({"kind": "choose", **payload}))
-            if name == "scan":
-                if not privileged:
-                    return self._refuse(RuleError("not_allowed", {"command": name}))
-                return self.submit(input_from_data({"kind": "scan", **payload}))
-            if name == "undo":
-                return self.undo()
-            if name == "repeat":
-                return self.repeat()
-            if name == "select_game":
-                game = payload.get("game")
-                if not isinstance(game, str):
-                    raise MalformedInput("malformed_input", {"reason": "select_game needs game"})
-                return self.select_game(game)
-            if name == "start_game":
-                game = payload.get("game", self.selected)
-                options = payload.get("options", {})
-                if not isinstance(game, str) or not isinstance(options, dict):
-                    raise MalformedInput("malformed_input", {"reason": "start_game needs game, options"})
-                return self.start_game(game, options)
-            raise MalformedInput("malformed_input", {"reason": f"unknown command {name!r}"})
-        except RuleError as exc:
-            return self._refuse(exc)
+    def command(self, command: Command) -> Reply:
+        """A parsed command: the same inputs a button gives, through the same checks."""
+        if isinstance(command, PressCommand):
+            return self.press(command.press)
+        if isinstance(command, ChooseCommand):
+            return self.submit(command.choice)
+        if isinstance(command, ScanCommand):
+            return self.submit(command.scan)
+        if isinstance(command, UndoCommand):
+            return self.undo()
+        if isinstance(command, RepeatCommand):
+            return self.repeat()
+        if isinstance(command, SelectGameCommand):
+            return self.select_game(command.game)
+        if isinstance(command, StartGameCommand):
+            return self.start_game(command.game or self.selected, command.options)
+        raise TypeError(f"not a command: {command!r}")  # pragma: no cover - the union is closed
 
     # --- showing -----------------------------------------------------------------------------
 
@@ -374,13 +382,8 @@ class Service:
             return [say("game_finished", title=title)]
         return [say("idle_selected", title=title)]
 
-    def _game_id(self) -> str | None:
-        if self.session is not None:
-            return self.session.game.info.id
-        return None
-
     def _render(self, words: Say) -> str:
-        return render(words, self._game_id() or self.selected, self.language)
+        return self.narrator.render(words, self.game_id)
 
     def public_view(self) -> dict[str, Any]:
         """The box's public state: mode, the game's public view, the prompt. Nothing else."""
@@ -409,51 +412,22 @@ class Service:
             return {}
         return {team: session.game.team_view(session.state, team) for team in session.game.teams(session.state)}
 
-    def _emit(self, words: list[Say], effects: list[Effect], force_prompt: bool = False) -> None:
-        """Speak `words`, then the prompt if it changed, and deliver everything to the outlets."""
-        events: list[dict[str, Any]] = []
-        spoken: list[str] = []
-        for effect in effects:
-            if isinstance(effect, Say):
-                continue
-            if isinstance(effect, Sound):
-                events.append({"type": "sound", "name": effect.name})
-            elif isinstance(effect, Light):
-                events.append({"type": "light", "target": effect.target, "colour": effect.colour,
-                               "pattern": effect.pattern})
-            elif isinstance(effect, GameOver):
-                events.append({"type": "game_over", "reason": effect.reason, "winners": list(effect.winners)})
-        for words_ in words:
-            text = self._render(words_)
-            spoken.append(text)
-            events.append({"type": "say", "key": words_.key, "text": text})
-        ask = self._prompt_say()
-        prompt_id = (ask.key, repr(sorted(ask.params.items())))
-        if force_prompt or prompt_id != self._last_prompt:
-            text = self._render(ask)
-            if text not in spoken:
-                spoken.append(text)
-                events.append({"type": "prompt", "key": ask.key, "text": text})
-        self._last_prompt = prompt_id
-        if spoken:
-            self.last_spoken = spoken
+    def _emit(self, words: Sequence[Say], effects: list[Effect], force_prompt: bool = False) -> None:
+        """Narrate `words` and `effects` (then the prompt, if it changed) to every outlet."""
+        events = self.narrator.narrate(words, effects, self._prompt_say(), self.game_id, force_prompt)
         self._deliver(events, effects)
 
     def _refuse(self, exc: RuleError) -> Reply:
-        """A refused input: an error sound, the reason spoken, nothing else changes."""
-        text = self._render(Say(exc.key, exc.params))
-        events = [
-            {"type": "sound", "name": "error"},
-            {"type": "error", "key": exc.key, "text": text},
-        ]
+        """A refused input or command: an error sound, the reason spoken, nothing else changes."""
+        events, text = self.narrator.refusal(exc, self.game_id)
         self._deliver(events, [Sound("error"), Light("status", "on", "error")])
-        return {"status": "error", "error": exc.key, "message": text}
+        return {"status": "error", "error": exc.key, "refused": refused_kind(exc), "message": text}
 
     def _journal_failed(self, exc: Exception) -> Reply:
         log.error("journal write failed: %s", exc)
         return self._refuse(RuleError("journal_write_failed"))
 
-    def _deliver(self, events: list[dict[str, Any]], effects: list[Effect]) -> None:
+    def _deliver(self, events: list[Event], effects: list[Effect]) -> None:
         self._updates += 1
         update = Update(self._updates, self.public_view(), self.team_views(), events, effects)
         for outlet in self.outlets:
@@ -463,13 +437,4 @@ class Service:
                 log.exception("outlet %s failed", type(outlet).__name__)
 
 
-def _describe(inp: Input) -> Say:
-    if isinstance(inp, Press):
-        return say("undo_hold" if inp.hold else "undo_press", button=inp.button)
-    if isinstance(inp, Scan):
-        return say("undo_scan")
-    assert isinstance(inp, Choose)
-    return say("undo_choose", option=inp.option)
-
-
-__all__ = ["Job", "JournalError", "Outlet", "Service", "Update"]
+__all__ = ["JournalError", "Outlet", "Service", "Update"]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import logging
 import sys
 from collections.abc import Sequence
@@ -69,7 +68,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
 
-
-def print_json(value: object) -> None:
-    print(json.dumps(value, sort_keys=True))
 

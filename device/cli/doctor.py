@@ -12,7 +12,6 @@ import argparse
 import glob
 import os
 import shutil
-import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from device.box.config import ConfigError, PinMap, Settings, config_dir, load_config
+from device.box.journal import inspect_journal, journal_path, latest_entry_time
 
 MIN_FREE_MB = 200
 EARLIEST_PLAUSIBLE = 1_735_689_600  # 2025-01-01: a clock before this has not been set
@@ -250,41 +250,23 @@ def check_clock(data_dir: Path, now: float | None = None) -> Check:
 
 
 def check_journal(data_dir: Path) -> Check:
-    path = data_dir / "journal.sqlite"
+    path = journal_path(data_dir)
     if not path.exists():
         return ok("journal", "no journal yet (a fresh box)")
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            result = conn.execute("PRAGMA integrity_check").fetchone()
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            games = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] if "games" in tables else 0
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as exc:
-        return problem("journal", f"{path} is not readable ({exc})",
+    health = inspect_journal(path)
+    if not health.readable:
+        return problem("journal", f"{path} is not readable ({health.detail})",
                        "the box sets a damaged journal aside at its next start; keep the file for a bug report")
-    if not result or result[0] != "ok":
-        return problem("journal", f"{path} failed its integrity check ({result[0] if result else '?'})",
+    if not health.intact:
+        return problem("journal", f"{path} failed its integrity check ({health.detail})",
                        "the box sets it aside at its next start; keep the file for a bug report")
-    if not {"meta", "games", "entries"} <= tables:
+    if not health.is_journal:
         return problem("journal", f"{path} is not a Houston journal", "move it away; the box starts a new one")
-    return ok("journal", f"intact, {games} games recorded")
+    return ok("journal", f"intact, {health.games} games recorded")
 
 
 def _latest_journal_time(data_dir: Path) -> float | None:
-    path = data_dir / "journal.sqlite"
-    if not path.exists():
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            row = conn.execute("SELECT MAX(at) FROM entries").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError:
-        return None
-    return float(row[0]) if row and row[0] is not None else None
+    return latest_entry_time(journal_path(data_dir))
 
 
 def _user() -> str:

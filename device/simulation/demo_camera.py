@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import cv2
 
-from device.box.service import Job
+from device.box.jobs import SayJob
 from device.hardware.vision.camera_feed import service_message
 from device.hardware.vision.captures import iter_hold
 from device.hardware.vision.card_art import render_card
@@ -56,7 +56,7 @@ class CameraHand:
             self.frames_used.append(n)
             print(f"  CAM  card held over the lid: recognised after {n} frames", file=self.out, flush=True)
             if isinstance(message, list):
-                self.box.service.post(Job("say", message))
+                self.box.service.post(SayJob(message))
                 self.box.service.wait_idle()
             elif message is not None:
                 self.box.submit(message)

@@ -14,12 +14,14 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from device.box.commands import User, parse_command
 from device.box.config import PinMap, Settings, config_dir, load_config
+from device.box.jobs import CommandJob, InputJob, RefuseJob, SayJob
 from device.box.journal import open_journal
 from device.box.outlets import PanelOutlet, RecordingOutlet
-from device.box.service import Job, Outlet, Service
+from device.box.service import Outlet, Service
 from device.hardware.panel import Panel
-from games.core import Choose, Input, Scan, say
+from games.core import Choose, Input, Press, RuleError, Scan, say
 from games.session import Session
 
 
@@ -78,7 +80,7 @@ class SimBox:
             self.service.post_press,
             clock=self.clock,
             pin_factory=self.factory,
-            on_mash=lambda name: self.service.post(Job("say", [say("slow_down")])),
+            on_mash=lambda name: self.service.post(SayJob([say("slow_down")])),
         )
         self.panel_outlet = PanelOutlet(self.panel.lights)
         self.service.outlets = [self.panel_outlet, self.recorder, *(outlets or [])]
@@ -121,7 +123,7 @@ class SimBox:
         self.service.wait_idle()
 
     def submit(self, inp: Input) -> None:
-        self.service.post(Job("input", inp))
+        self.service.post(InputJob(inp))
         self.service.wait_idle()
 
     def scan(self, card: str) -> None:
@@ -139,9 +141,25 @@ class SimBox:
     def choose(self, option: str) -> None:
         self.submit(Choose(option))
 
+    def give(self, inp: Input) -> None:
+        """An input where a table gives it: a press through the panel's pins (`back` is the box's
+        BACK, `repeat` its REPEAT), a scan held up to the camera, a choice made on a display."""
+        if isinstance(inp, Press):
+            self.press(inp.button, hold=inp.hold)
+        elif isinstance(inp, Scan):
+            self.scan(inp.card)
+        elif isinstance(inp, Choose):
+            self.choose(inp.option)
+
     def command(self, name: str, payload: Mapping[str, Any], privileged: bool = False) -> dict[str, Any]:
+        """A command as MQTT would deliver it: parsed at the edge, then handled by the service."""
         replies: list[dict[str, Any]] = []
-        self.service.post(Job("command", (name, dict(payload), privileged), replies.append))
+        try:
+            command = parse_command(name, dict(payload), User.ADMIN if privileged else User.DISPLAY)
+        except RuleError as exc:
+            self.service.post(RefuseJob(exc, replies.append))
+        else:
+            self.service.post(CommandJob(command, replies.append))
         self.service.wait_idle()
         return replies[0]
 

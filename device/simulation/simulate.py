@@ -1,16 +1,17 @@
 """`houston simulate GAME`: many full games between random legal players, through the real rules.
 
-Each step asks the rules for every legal input (`legal_inputs(state)`; for a game without it, the
-inputs its prompt names that `validate` accepts), picks one at random, validates it, draws the
-chance outcomes it requests and applies it — the rules' own functions, without the service.
+Each step asks the rules for every legal input (`Game.legal_inputs`), lets the game's random
+player choose one (`Game.random_input`, uniform unless the game weighs its choices), validates
+it, draws the chance outcomes it requests through the box's own drawing code
+(device/box/chance.py) and applies it — the rules' own functions, without the service.
 
 Simulation only: the players' choices and the chance outcomes come from one seeded
 `random.Random(seed)`, so a run with --seed is reproducible. The box never draws this way: its
-real draws go through `secrets` (device/box/chance.py) and are journaled.
+real draws go through `secrets` (`SecretDrawer`) and are journaled.
 
-A game may add statistics through an optional `simulation_stats(final_state, effects) -> dict`:
-text values are tallied (e.g. which side won), numbers are averaged per game (e.g. incidents),
-and `simulation_options(teams) -> dict` gives the options of a game with that many teams.
+A game adds statistics through `Game.simulation_stats(final_state, effects)`: text values are
+tallied (e.g. which side won), numbers are averaged per game (e.g. incidents); and
+`Game.simulation_options(teams)` gives the options of a game with that many teams.
 """
 
 from __future__ import annotations
@@ -25,63 +26,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import (
-    ChanceRequest,
-    Choose,
-    Effect,
-    Game,
-    GameOver,
-    Input,
-    Press,
-    RuleError,
-    Scan,
-    Shuffle,
-    State,
-    check_outcomes,
-)
-from games.registry import UnknownGame, game_ids, load_game
+from device.box.chance import SeededDrawer, draw_all
+from games.core import Effect, Game, GameOver, Input, RuleError, State, check_outcomes
+from games.legacy import adapt
+from games.registry import UnknownGame, describe, game_ids, load_game
 
 MAX_STEPS = 20_000
 
 
-def draw(request: ChanceRequest, rng: random.Random) -> Any:
-    """A chance outcome with the request's exact odds (an index, or a permutation)."""
-    if isinstance(request, Shuffle):
-        order = list(range(request.size))
-        rng.shuffle(order)
-        return order
-    weights = request.weights
-    if min(weights) == max(weights):
-        return rng.randrange(len(weights))
-    ticket = rng.randrange(sum(weights))
-    for index, weight in enumerate(weights):
-        if ticket < weight:
-            return index
-        ticket -= weight
-    raise AssertionError("unreachable")
-
-
 def prompted_inputs(game: Game, state: State) -> list[Input]:
-    """Every input the prompt names that validate accepts (for games without legal_inputs)."""
-    prompt = game.prompt(state)
-    candidates: list[Input] = []
-    for pattern in prompt.accepts:
-        kind, _, arg = pattern.partition(":")
-        if kind in ("press", "hold"):
-            candidates.append(Press(arg, hold=kind == "hold"))
-        elif kind == "choose":
-            candidates.append(Choose(arg))
-        elif kind == "scan":
-            cards = getattr(game, "card_ids", None)
-            candidates += [Scan(c) for c in (cards() if cards else ())]
-    legal = []
-    for inp in candidates:
-        try:
-            game.validate(state, inp)
-        except RuleError:
-            continue
-        legal.append(inp)
-    return legal
+    """Every input the prompt names that validate accepts (the contract's default legal inputs)."""
+    return game.prompted_inputs(state)
 
 
 @dataclass
@@ -94,42 +49,43 @@ class Played:
 
 
 def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS) -> Played:
-    """Play one game to its end (or `max_steps`) with uniformly random legal choices."""
-    legal_inputs = getattr(game, "legal_inputs", None)
+    """Play one game to its end (or `max_steps`) with the game's random player."""
+    given: object = game
+    if not isinstance(given, Game):  # transitional: an old-style rules object (see games/legacy.py)
+        game = adapt(given)
+    drawer = SeededDrawer(rng)
+    pick = rng.randrange
+    legal_inputs, random_input, validate, apply = game.legal_inputs, game.random_input, game.validate, game.apply
     state = game.setup(options)
     effects: list[Effect] = []
     steps = 0
     over = False
     while steps < max_steps:
-        if game.prompt(state).finished:
-            over = True
-            break
-        legal = legal_inputs(state) if legal_inputs else prompted_inputs(game, state)
+        legal = legal_inputs(state)
         if not legal:
+            over = game.is_over(state)
             break
-        inp = legal[rng.randrange(len(legal))]
-        requests = game.validate(state, inp)
-        outcomes = {r.name: draw(r, rng) for r in requests}
-        check_outcomes(requests, outcomes)
-        state, new = game.apply(state, inp, outcomes)
+        inp = random_input(state, legal, pick)
+        requests = validate(state, inp)
+        outcomes = draw_all(requests, drawer)
+        if requests:
+            check_outcomes(requests, outcomes)
+        state, new = apply(state, inp, outcomes)
         effects += new
         steps += 1
         if any(isinstance(e, GameOver) for e in new):
             over = True
             break
-    hook = getattr(game, "simulation_stats", None)
-    stats = dict(hook(state, effects)) if hook else {}
-    return Played(finished=over, steps=steps, stats=stats)
+    return Played(finished=over, steps=steps, stats=dict(game.simulation_stats(state, effects)))
 
 
 def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> dict[str, Any]:
     """Play `games` games and summarise: tallies, means per game, games per second."""
     game = load_game(game_id)
     rng = random.Random(seed)
-    hook = getattr(game, "simulation_options", None)
-    options = dict(hook(teams)) if hook and teams is not None else {}
+    options = dict(game.simulation_options(teams)) if teams is not None else {}
     tallies: dict[str, Counter[str]] = {}
-    sums: Counter[str] = Counter()
+    sums: dict[str, float] = {}
     finished = steps = 0
     started = time.perf_counter()
     for _ in range(games):
@@ -140,7 +96,7 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
             if isinstance(value, str):
                 tallies.setdefault(key, Counter())[value] += 1
             elif isinstance(value, int | float) and not isinstance(value, bool):
-                sums[key] += value
+                sums[key] = sums.get(key, 0.0) + value
     seconds = time.perf_counter() - started
     return {
         "game": game_id,
@@ -189,7 +145,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     try:
         summary = simulate(args.game, args.games, args.teams, args.seed)
     except UnknownGame as exc:
-        print(f"houston simulate: {exc}", file=sys.stderr)
+        print(f"houston simulate: {describe(exc)}", file=sys.stderr)
         return 2
     except RuleError as exc:
         print(f"houston simulate: the game refused the options: {exc.key} {exc.params}", file=sys.stderr)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from games.core import IllegalInput
+from games.core import IllegalInput, SetupError
 
 
-class BadOption(IllegalInput):
-    """A setup option out of range (rounds) or unknown."""
+class BadOption(SetupError):
+    """A setup option out of range (rounds, players) or unknown: refused before the game starts."""
 
 
 class TooFewPlayers(IllegalInput):

@@ -2,33 +2,23 @@
 
 The decoders, cards and rockets stay physical. The box takes the guesses one player at a time, learns
 the alien only from the alien's own reveal press, scores exactly by the rulebook (scoring.py) and
-announces the standings. Decisions beside the rulebook's words: docs/rules/alien.md.
+announces the standings. The phase table names each phase's functions (phases.py). Decisions beside
+the rulebook's words: docs/rules/alien.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.alien import scoring, steps
-from games.alien.errors import BadOption, NotPlaying, RevealNotPlayer, SelfGuess, TooFewPlayers
+from games.alien import demo, phases, scoring, steps
+from games.alien.errors import BadOption
 from games.alien.settings import settings
-from games.alien.state import COMMANDER, GUESSING, JOIN, OVER, QUESTIONING, REVEAL, AlienState
+from games.alien.state import COMMANDER, GUESSING, JOIN, QUESTIONING, REVEAL, AlienState
 from games.alien.views import public_view, team_view
-from games.core import (
-    OK,
-    TEAM_COLOURS,
-    ChanceRequest,
-    Effect,
-    GameInfo,
-    Input,
-    NotExpected,
-    Outcomes,
-    Press,
-    Prompt,
-    say,
-)
+from games.core import TEAM_COLOURS, Effect, Game, GameInfo, Input, Phase, Prompt, say
+from games.data import load_toml
 
 INFO = GameInfo(
     id="alien",
@@ -37,19 +27,33 @@ INFO = GameInfo(
     max_teams=settings().max_players,
     hidden_information=False,  # the secret (who is the alien) lives in the decoders, never in the box
     chance=False,  # the commander shuffles the decoders by hand
+    order=int(load_toml("games.alien", "alien.toml")["game"]["order"]),
 )
 
-COLOUR_PRESSES: tuple[str, ...] = tuple(f"press:{c}" for c in TEAM_COLOURS)
+PHASES: dict[str, Phase[AlienState]] = {
+    JOIN: Phase(prompt=phases.join_prompt, check=phases.join_check,
+                apply=phases.join_apply, legal=phases.join_legal),
+    COMMANDER: Phase(prompt=phases.commander_prompt, check=phases.commander_check,
+                     apply=phases.commander_apply, legal=phases.commander_legal),
+    QUESTIONING: Phase(prompt=phases.questioning_prompt, check=phases.questioning_check,
+                       apply=phases.questioning_apply, legal=phases.questioning_legal),
+    GUESSING: Phase(prompt=phases.guessing_prompt, check=phases.guessing_check,
+                    apply=phases.guessing_apply, legal=phases.guessing_legal),
+    REVEAL: Phase(prompt=phases.reveal_prompt, check=phases.reveal_check,
+                  apply=phases.reveal_apply, legal=phases.reveal_legal),
+}
 
 
-class AlienOnBoard:
+class AlienOnBoard(Game[AlienState]):
     """The rules object registered as game `alien`."""
 
     info = INFO
+    phases = PHASES
 
     def setup(self, options: Mapping[str, Any]) -> AlienState:
         """Options: `rounds` (default from alien.toml) and, for a display that already knows the
-        table, `players` (colours in seating order), which skips joining by buttons."""
+        table, `players` (colours in seating order), which skips joining by buttons. Anything else
+        raises `BadOption` (a `SetupError`)."""
         s = settings()
         unknown = sorted(set(options) - {"rounds", "players"})
         if unknown:
@@ -71,78 +75,26 @@ class AlienOnBoard:
             raise BadOption("bad_option", {"option": "players", "value": players})
         return steps.start(replace(state, players=tuple(players)))[0]
 
+    def phase_of(self, state: AlienState) -> str:
+        return state.phase
+
+    def final_prompt(self, state: AlienState) -> Prompt:
+        return Prompt(say("game_over", rounds=state.rounds), (), finished=True)
+
     def teams(self, state: AlienState) -> tuple[str, ...]:
         return state.players
 
-    def prompt(self, state: AlienState) -> Prompt:
-        if state.phase == JOIN:
-            return Prompt(say("join_prompt"), (*COLOUR_PRESSES, "press:ok", "hold:ok"), (*state.players, OK))
-        if state.phase == COMMANDER:
-            return Prompt(say("choose_commander"), COLOUR_PRESSES, state.players)
-        if state.phase == QUESTIONING:
-            ask = say("questioning_prompt", round=state.round, rounds=state.rounds, team=state.commander)
-            return Prompt(ask, ("press:ok",), (OK,))
-        if state.phase == GUESSING:
-            player = state.awaited()
-            targets = tuple(p for p in state.players if p != player)
-            return Prompt(say("guess_prompt", team=player), COLOUR_PRESSES, targets)
-        if state.phase == REVEAL:
-            return Prompt(say("reveal_prompt"), COLOUR_PRESSES, state.players)
-        return Prompt(say("game_over", rounds=state.rounds), (), finished=True)
-
-    def validate(self, state: AlienState, inp: Input) -> tuple[ChanceRequest, ...]:
-        """Refuse, with a spoken reason, anything that makes no sense now. No chance is ever drawn."""
-        if not isinstance(inp, Press) or not self.prompt(state).allows(inp):
-            raise NotExpected("not_expected", {"expected": self.prompt(state).ask.key})
-        colour = inp.button
-        if state.phase == JOIN and colour == OK and not inp.hold:
-            needed = settings().min_players
-            if len(state.players) < needed:
-                raise TooFewPlayers("too_few_players", {"min": needed, "count": len(state.players)})
-        elif state.phase in (COMMANDER, GUESSING) and colour not in state.players:
-            raise NotPlaying("not_playing", {"team": colour})
-        elif state.phase == GUESSING and colour == state.awaited():
-            raise SelfGuess("guess_self", {"team": colour})
-        elif state.phase == REVEAL and colour not in state.players:
-            raise RevealNotPlayer("reveal_not_player", {"team": colour})
-        return ()
-
-    def apply(self, state: AlienState, inp: Input, outcomes: Outcomes) -> tuple[AlienState, list[Effect]]:
-        assert isinstance(inp, Press)  # validate admitted only presses
-        button = inp.button
-        if state.phase == JOIN:
-            if button != OK:
-                return steps.toggle_player(state, button)
-            return steps.cycle_rounds(state) if inp.hold else steps.start(state)
-        if state.phase == COMMANDER:
-            return steps.first_commander(state, button)
-        if state.phase == QUESTIONING:
-            return steps.expose(state)
-        if state.phase == GUESSING:
-            return steps.enter_guess(state, button)
-        if state.phase == REVEAL:
-            return steps.reveal(state, button)
-        raise NotExpected("not_expected", {"expected": "game_over"})
-
-    def legal_inputs(self, state: AlienState) -> list[Input]:
-        """Every input the prompt accepts and validate passes (for random players and tests)."""
-        if state.phase == OVER:
-            return []
-        candidates: list[Input] = [Press(c) for c in TEAM_COLOURS] + [Press(OK), Press(OK, hold=True)]
-        legal = []
-        for inp in candidates:
-            try:
-                self.validate(state, inp)
-            except ValueError:
-                continue
-            legal.append(inp)
-        return legal
+    def secrets(self, state: AlienState) -> frozenset[str]:
+        """Nothing: the box never holds a secret in this game. Who is the alien lives in the
+        decoders until the alien's own reveal press, and every guess is entered openly once the
+        rockets are down, so everything the box knows is public the moment it knows it."""
+        return frozenset()
 
     def simulation_options(self, teams: int) -> dict[str, Any]:
         """`houston simulate --teams N`: the first N colours, seated in panel order."""
         return {"players": list(TEAM_COLOURS[:teams])}
 
-    def simulation_stats(self, state: AlienState, effects: list[Effect]) -> dict[str, Any]:
+    def simulation_stats(self, state: AlienState, effects: Sequence[Effect]) -> dict[str, Any]:
         """Per game: how rounds ended (averaged) and whether the victory was shared (tallied)."""
         verdicts = [r.verdict for r in state.history]
         won = scoring.winners(state.players, state.totals) if state.totals else ()
@@ -158,6 +110,12 @@ class AlienOnBoard:
 
     def team_view(self, state: AlienState, team: str) -> dict[str, Any]:
         return team_view(INFO, state, team)
+
+    def demo_options(self) -> dict[str, Any]:
+        return demo.demo_options()
+
+    def demo_input(self, state: AlienState, step: int) -> Input | None:
+        return demo.demo_input(state, step)
 
 
 GAME = AlienOnBoard()

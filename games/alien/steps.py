@@ -49,6 +49,7 @@ def expose(state: AlienState) -> Step:
 
 def enter_guess(state: AlienState, colour: str) -> Step:
     player = state.awaited()
+    assert player is not None  # the guessing phase always awaits someone until the last guess
     guessed = replace(state, guesses=(*state.guesses, (player, colour)))
     effects: list[Effect] = [say("guess_entered", team=player, guess=colour)]
     nxt = guessed.awaited()

@@ -6,12 +6,27 @@ guesses are public once the rockets are down. So the public view shows everythin
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from games import widgets as w
 from games.alien.scoring import winners
 from games.alien.settings import settings
 from games.alien.state import COMMANDER, GUESSING, JOIN, OVER, QUESTIONING, REVEAL, AlienState, RoundResult
 from games.core import GameInfo
+from games.data import display_words, plural_key
+
+
+@cache
+def _texts() -> dict[str, str]:
+    return display_words("games.alien")
+
+
+def _word(key: str, **params: Any) -> str:
+    """A line of the catalogue, filled (a colour parameter is spoken as the catalogue's word)."""
+    texts = _texts()
+    filled = {k: texts.get(v, v) if isinstance(v, str) else v for k, v in params.items()}
+    return texts[plural_key(texts, key, filled)].format(**filled)
 
 
 def awaiting(state: AlienState) -> dict[str, Any]:
@@ -59,16 +74,26 @@ def public_view(info: GameInfo, state: AlienState) -> dict[str, Any]:
         }
         for seat, colour in enumerate(state.players)
     ]
+    won = list(winners(state.players, state.totals)) if state.phase == OVER else []
+    return w.view(
+        info.id, info.title, state.phase, _widgets(state, won),
+        round=state.round or None,
+        turn=awaiting(state)["team"],
+        scores=totals,
+        winners=won,
+        **_fields(state, totals, guesses, disc, last, s.min_players, s.max_players),
+    )
+
+
+def _fields(state: AlienState, totals: dict[str, int], guesses: dict[str, str], disc: list[dict[str, Any]],
+            last: RoundResult | None, min_players: int, max_players: int) -> dict[str, Any]:
+    """The named fields displays read before widgets (kept beside them)."""
     return {
-        "game": info.id,
-        "title": info.title,
-        "phase": state.phase,
-        "round": state.round,
         "rounds": state.rounds,
         "commander": state.commander or None,
         "players": list(state.players),
-        "min_players": s.min_players,
-        "max_players": s.max_players,
+        "min_players": min_players,
+        "max_players": max_players,
         "totals": totals,
         "awaiting": awaiting(state),
         "guesses": guesses,
@@ -78,8 +103,41 @@ def public_view(info: GameInfo, state: AlienState) -> dict[str, Any]:
             {"round": r.round, "alien": r.alien, "points": dict(zip(state.players, r.points, strict=True))}
             for r in state.history
         ],
-        "winners": list(winners(state.players, state.totals)) if state.phase == OVER else [],
     }
+
+
+def _widgets(state: AlienState, won: list[str]) -> list[w.Widget]:
+    """Teams with their totals, the guessing disc with the rockets on each field, the score table,
+    the round history, and at the end the reveal banner."""
+    waiting = awaiting(state)["team"]
+    totals = dict(zip(state.players, state.totals, strict=False))
+    rows = [w.team_row(p, [w.counter(_word("w_points"), totals.get(p, 0))],
+                       badges=[_word("w_commander")] if p == state.commander else [],
+                       active=p == waiting)
+            for p in state.players]
+    on_field: dict[str, list[str]] = {p: [] for p in state.players}
+    for player, field in state.guesses:
+        on_field.setdefault(field, []).append(_word(player))
+    segments = [{"team": p, "label": ", ".join(on_field.get(p, [])), "marked": p == state.commander}
+                for p in state.players]
+    centre = _word("w_round", round=state.round, rounds=state.rounds) if state.round else ""
+    columns = [_word("w_round_column"), *(_word(p) for p in state.players)]
+    table_rows: list[list[Any]] = [[r.round, *r.points] for r in state.history]
+    if state.history:
+        table_rows.append([_word("w_total"), *state.totals])
+    lines = [f"{_word('w_round', round=r.round, rounds=state.rounds)}: {_word('alien_revealed', team=r.alien)} "
+             + _word(f"verdict_{r.verdict}", correct=r.correct, crew=len(state.players) - 1)
+             for r in state.history]
+    result = [w.teams(_word("w_players"), rows), w.disc(_word("w_disc"), segments, centre),
+              w.table(_word("w_scores"), columns, table_rows), w.log(_word("w_history"), lines)]
+    if state.phase == OVER and state.history:
+        best = max(state.totals)
+        detail = (_word("winner", team=won[0], points=best) if len(won) == 1
+                  else _word("shared_victory", points=best))
+        result.insert(0, w.banner(_word("w_over"), _word("alien_revealed", team=state.history[-1].alien), detail))
+    return result
+
+
 
 
 def team_view(info: GameInfo, state: AlienState, team: str) -> dict[str, Any]:

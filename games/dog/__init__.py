@@ -1,1 +1,5 @@
-"""Here Comes the Dog: for now the three colour dice, the round counter and the incidents."""
+"""Here Comes the Dog: the box keeps the bonfire, the sticks, the dogs and the villagers."""
+
+from games.dog.rules import GAME
+
+__all__ = ["GAME"]

@@ -1,6 +1,6 @@
-"""The three colour dice of Here Comes the Dog, reusable by the full referee later.
+"""The three colour dice of Here Comes the Dog, read from the data file.
 
-Faces come from dice.toml; a roll is three chance requests (one per die, uniform over its faces),
+Faces come from dog.toml; a roll is three chance requests (one per die, uniform over its faces),
 so the odds are exactly the data's and the box journals every face.
 """
 
@@ -26,7 +26,7 @@ class Die:
 def load_dice() -> tuple[Die, ...]:
     """The dice as the data file defines them; refuses a face that is not a colour."""
     dice = []
-    for entry in load_toml("games.dog", "dice.toml")["dice"]:
+    for entry in load_toml("games.dog", "dog.toml")["dice"]:
         faces = tuple(str(f) for f in entry["faces"])
         unknown = set(faces) - set(COLOURS)
         if unknown or not faces:
@@ -38,7 +38,7 @@ def load_dice() -> tuple[Die, ...]:
 
 
 def led_colours() -> dict[str, str]:
-    return dict(load_toml("games.dog", "dice.toml")["led_colours"])
+    return dict(load_toml("games.dog", "dog.toml")["led_colours"])
 
 
 def roll_requests(dice: tuple[Die, ...]) -> tuple[Chance, ...]:

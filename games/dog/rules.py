@@ -1,122 +1,155 @@
-"""Here Comes the Dog as the box runs it today: dice, incidents, theft and the round counter.
+"""Here Comes the Dog as the box referees it: the rules object registered as `dog`.
 
-The full referee (sticks, dogs, villagers) is a later issue; this slice exercises every layer of
-the box with one small game. Decisions beside the rulebook's words are in docs/rules/dog.md.
+The box keeps the bonfire, every hand of sticks, the dogs, the villagers and the round; it rolls
+the dice (journaled chance), offers the legal takes, counts every Feed and Assault, and names the
+winner. Phase functions are in phases.py, the counts in events.py, the views in views.py, the demo
+policy in demo.py. Decisions beside the rulebook's words are in docs/rules/dog.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.core import (
-    OK,
-    SLOTS,
-    ChanceRequest,
+    TEAM_COLOURS,
     Effect,
+    Game,
     GameInfo,
-    GameOver,
-    IllegalInput,
     Input,
-    Light,
-    Outcomes,
+    Phase,
     Press,
     Prompt,
-    Sound,
+    Say,
+    SetupError,
     say,
 )
-from games.data import load_toml
-from games.dog.dice import Die, classify, led_colours, load_dice, read_roll, roll_requests
+from games.dog import demo, phases, views
+from games.dog.data import BONFIRE, DOGS, MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, MIN_ROUNDS, ORDER, ROUNDS
+from games.dog.state import EXCHANGE, OVER, STEAL, TAKE, TURN, VICTIM, DogState
+from games.dog.state import ORDER as ORDERING
 
 INFO = GameInfo(
     id="dog",
     title="Here Comes the Dog",
-    min_teams=0,
-    max_teams=6,
+    min_teams=MIN_PLAYERS,
+    max_teams=MAX_PLAYERS,
     hidden_information=False,
     chance=True,
+    order=ORDER,
 )
 
-
-@dataclass(frozen=True)
-class DogState:
-    """Round counter, the last roll and what it meant, and whether the game is over."""
-
-    rounds: int
-    round: int = 1
-    rolls: int = 0
-    last_roll: tuple[str, ...] = ()
-    last_result: str = ""
-    over: bool = False
+PHASES: dict[str, Phase[DogState]] = {
+    ORDERING: Phase(phases.order_prompt, phases.order_check, phases.order_apply, phases.order_legal),
+    TURN: Phase(phases.turn_prompt, phases.turn_check, phases.turn_apply, phases.turn_legal),
+    EXCHANGE: Phase(phases.exchange_prompt, phases.cycle_check, phases.exchange_apply, phases.cycle_legal),
+    TAKE: Phase(phases.take_prompt, phases.cycle_check, phases.take_apply, phases.take_legal),
+    VICTIM: Phase(phases.victim_prompt, phases.victim_check, phases.victim_apply, phases.victim_legal),
+    STEAL: Phase(phases.steal_prompt, phases.cycle_check, phases.steal_apply, phases.steal_legal),
+}
 
 
-class DogDice:
+def _rounds(options: Mapping[str, Any]) -> int:
+    rounds = options.get("rounds", ROUNDS)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
+        raise SetupError("bad_option", {"option": "rounds", "value": rounds})
+    return rounds
+
+
+def _teams(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """Option `teams`: colours in play order, which skips ordering by buttons."""
+    teams = options.get("teams", ())
+    if isinstance(teams, str) or not isinstance(teams, Sequence):
+        raise SetupError("bad_option", {"option": "teams", "value": teams})
+    teams = tuple(teams)
+    if not all(isinstance(t, str) and t in TEAM_COLOURS for t in teams) or len(set(teams)) != len(teams):
+        raise SetupError("bad_option", {"option": "teams", "value": list(teams)})
+    if len(teams) > MAX_PLAYERS:
+        raise SetupError("too_many_players", {"max": MAX_PLAYERS, "players": len(teams)})
+    if teams and len(teams) < MIN_PLAYERS:
+        raise SetupError("too_few_players", {"min": MIN_PLAYERS, "players": len(teams)})
+    return teams
+
+
+class Dog(Game[DogState]):
     """The rules object registered as game `dog`."""
 
     info = INFO
-
-    def __init__(self) -> None:
-        self.dice: tuple[Die, ...] = load_dice()
-        self.leds = led_colours()
-        self.default_rounds = int(load_toml("games.dog", "dice.toml")["game"]["rounds"])
+    phases = PHASES
 
     def setup(self, options: Mapping[str, Any]) -> DogState:
-        rounds = options.get("rounds", self.default_rounds)
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 20:
-            raise IllegalInput("bad_option", {"option": "rounds", "value": rounds})
-        return DogState(rounds=rounds)
+        """Options: `rounds` (default 5), `teams` (2–4 colours in play order; without it the
+        players press their buttons in play order). Five or more players are refused: the game
+        has 12 villagers, 3 each."""
+        rounds, teams = _rounds(options), _teams(options)
+        if teams:
+            return phases.start(teams, rounds)
+        return DogState(phase=ORDERING, teams=(), rounds=rounds, bonfire=BONFIRE, pack=DOGS)
+
+    def phase_of(self, state: DogState) -> str:
+        return state.phase
+
+    def is_over(self, state: DogState) -> bool:
+        return state.phase == OVER
+
+    def final_prompt(self, state: DogState) -> Prompt:
+        return Prompt(say("game_over"), accepts=(), finished=True)
 
     def teams(self, state: DogState) -> tuple[str, ...]:
-        return ()
-
-    def prompt(self, state: DogState) -> Prompt:
-        if state.over:
-            return Prompt(say("game_over", rounds=state.rounds), accepts=(), finished=True)
-        key = "press_ok_to_roll_again" if state.last_result in ("feed", "assault", "fire_fest") else "press_ok_to_roll"
-        return Prompt(say(key, round=state.round), accepts=("press:ok", "hold:ok"), lights=(OK,))
-
-    def validate(self, state: DogState, inp: Input) -> tuple[ChanceRequest, ...]:
-        assert isinstance(inp, Press) and inp.button == OK  # the prompt admitted only OK
-        return () if inp.hold else roll_requests(self.dice)
-
-    def apply(self, state: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
-        assert isinstance(inp, Press)
-        if inp.hold:
-            return self._next_round(state)
-        roll = read_roll(self.dice, outcomes)
-        result = classify(roll)
-        effects: list[Effect] = [Sound("dice"), say("dice_rolled", a=roll[0], b=roll[1], c=roll[2])]
-        effects += [Light(f"slot:{slot}", self.leds[colour]) for slot, colour in zip(SLOTS, roll, strict=True)]
-        if result == "theft":
-            effects.append(say("theft"))
-        elif result != "take":
-            effects += [Sound("alarm"), say(f"incident_{result}")]
-        return replace(state, rolls=state.rolls + 1, last_roll=roll, last_result=result), effects
-
-    def _next_round(self, state: DogState) -> tuple[DogState, list[Effect]]:
-        slots_off: list[Effect] = [Light(f"slot:{slot}", "off") for slot in SLOTS]
-        if state.round >= state.rounds:
-            over = replace(state, over=True, last_roll=(), last_result="")
-            return over, [*slots_off, Sound("fanfare"), say("game_over", rounds=state.rounds),
-                          GameOver("rounds_played")]
-        nxt = replace(state, round=state.round + 1, last_roll=(), last_result="")
-        return nxt, slots_off  # the prompt that follows names the new round
+        return state.teams
 
     def public_view(self, state: DogState) -> dict[str, Any]:
-        return {
-            "game": INFO.id,
-            "title": INFO.title,
-            "phase": "over" if state.over else "rolling",
-            "round": state.round,
-            "rounds": state.rounds,
-            "rolls": state.rolls,
-            "dice": list(state.last_roll),
-            "result": state.last_result or None,
-        }
+        return views.public_view(state, INFO)
 
     def team_view(self, state: DogState, team: str) -> dict[str, Any]:
-        return {"game": INFO.id, "team": team}
+        return views.team_view(state, team, INFO)
+
+    def secrets(self, state: DogState) -> frozenset[str]:
+        """Nothing: in Here Comes the Dog every stick, dog and villager lies open on the table and
+        the dice are rolled in the open, so the box keeps no hidden information."""
+        return frozenset()
+
+    # --- simulation and demo ----------------------------------------------------------------
+
+    def simulation_options(self, teams: int) -> dict[str, Any]:
+        return {"teams": list(TEAM_COLOURS[:teams])}
+
+    def simulation_stats(self, state: DogState, effects: Sequence[Effect]) -> dict[str, Any]:
+        """Who won (or 'shared'), and per game: rounds ended by each event, incidents, thefts,
+        exchanges, knock-outs, dogs tamed by the winner."""
+        stats: dict[str, Any] = {
+            "winner": state.winners[0] if len(state.winners) == 1 else "shared" if state.winners else "nobody",
+            "result": state.result or "unfinished",
+        }
+        for key in STAT_KEYS:
+            stats[key] = 0
+        for effect in effects:
+            if isinstance(effect, Say) and effect.key in STAT_KEYS:
+                stats[effect.key] += 1
+        stats["winner_dogs"] = max(state.dogs, default=0)
+        return stats
+
+    def random_input(self, state: DogState, legal: Sequence[Input], pick: Callable[[int], int]) -> Input:
+        """Roll most of the time rather than exchange, and seldom cycle offers instead of taking one,
+        so random games look like a table's and end in about a hundred steps."""
+        if len(legal) > 1:
+            if state.phase == TURN and pick(4):
+                return legal[0]
+            if state.phase in (TAKE, STEAL, EXCHANGE):
+                choices = [inp for inp in legal if not (isinstance(inp, Press) and inp.button != "ok")]
+                if choices and pick(8):
+                    return choices[pick(len(choices))]
+        return legal[pick(len(legal))]
+
+    def demo_options(self) -> dict[str, Any]:
+        return {}
+
+    def demo_input(self, state: DogState, step: int) -> Input | None:
+        return demo.demo_input(self, state, step)
 
 
-GAME = DogDice()
+STAT_KEYS = ("round_end_feed", "round_end_assault", "round_end_none", "incident_feed", "incident_assault",
+             "incident_fire_fest", "nobody_counted", "theft", "theft_nobody", "stole", "exchanged", "all_fainted",
+             "knocked_out")
+
+GAME = Dog()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.core import (
     OK,
     TEAM_COLOURS,
     ChanceRequest,
     Effect,
-    IllegalInput,
     Input,
     Light,
     Outcomes,
@@ -19,8 +20,9 @@ from games.core import (
     UnknownCard,
     say,
 )
-from games.hwhad.cards import CAPTAIN_ID, catalogue, numbers
+from games.hwhad.cards import CAPTAIN_ID, SCANS, catalogue, numbers
 from games.hwhad.deal import ORDER, SPECIALS, deal_requests, plan_deal
+from games.hwhad.errors import CardNotInDeal, CrewRefused
 from games.hwhad.state import (
     BOARDING,
     MODULES,
@@ -44,10 +46,16 @@ BADGE = "badge-"
 
 def crewing_prompt(state: HState) -> Prompt:
     if state.locked:
-        return Prompt(listing("crew_ready", state.teams), accepts=("press:ok",), lights=(OK,))
+        return _ready_prompt(state.teams)
     free = tuple(c for c in TEAM_COLOURS if c not in state.teams)
     accepts = (*(f"press:{c}" for c in TEAM_COLOURS), "scan", "press:ok")
-    return Prompt(say("crewing", teams=len(state.teams)), accepts=accepts, lights=(*free, OK))
+    return Prompt(say("crewing", count=len(state.teams)), accepts=accepts, lights=(*free, OK))
+
+
+@lru_cache(maxsize=512)
+def _ready_prompt(teams: tuple[str, ...]) -> Prompt:
+    """The crew set by the options: only OK is awaited (asked once per simulated game)."""
+    return Prompt(listing("crew_ready", teams), accepts=("press:ok",), lights=(OK,))
 
 
 def _joining_team(inp: Input) -> str:
@@ -58,20 +66,20 @@ def _joining_team(inp: Input) -> str:
     if inp.card.startswith(BADGE) and inp.card[len(BADGE):] in TEAM_COLOURS:
         return inp.card[len(BADGE):]
     if inp.card in catalogue():
-        raise IllegalInput("scan_badge_first")
+        raise CrewRefused("scan_badge_first")
     raise UnknownCard("unknown_card")
 
 
 def crewing_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if isinstance(inp, Press) and inp.button == OK:
         if len(state.teams) < numbers().min_teams:
-            raise IllegalInput("need_teams", {"teams": numbers().min_teams})
+            raise CrewRefused("need_teams", {"teams": numbers().min_teams})
         return deal_requests(state.teams, state.deck)
     team = _joining_team(inp)
     if team in state.teams:
-        raise IllegalInput("already_joined", {"team": team})
+        raise CrewRefused("already_joined", {"team": team})
     if len(state.teams) >= numbers().max_teams:
-        raise IllegalInput("too_many_teams", {"teams": numbers().max_teams})
+        raise CrewRefused("too_many_teams", {"teams": numbers().max_teams})
     return ()
 
 
@@ -112,7 +120,13 @@ def crewing_legal(state: HState) -> list[Input]:
 
 
 def boarding_prompt(state: HState) -> Prompt:
-    return Prompt(say("boarding", left=len(state.stack)), accepts=("scan",))
+    return _boarding_prompt(len(state.stack))
+
+
+@lru_cache(maxsize=64)
+def _boarding_prompt(left: int) -> Prompt:
+    """One prompt per number of cards left (asked at every step of every deal)."""
+    return Prompt(say("boarding", count=left), accepts=("scan",))
 
 
 def boarding_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -120,9 +134,9 @@ def boarding_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if inp.card in state.stack:
         return ()
     if inp.card in state.deck:
-        raise IllegalInput("already_dealt")
+        raise CardNotInDeal("already_dealt")
     if inp.card in catalogue():
-        raise IllegalInput("not_in_this_game")
+        raise CardNotInDeal("not_in_this_game")
     raise UnknownCard("unknown_card")
 
 
@@ -130,30 +144,38 @@ def boarding_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HStat
     assert isinstance(inp, Scan)
     card = inp.card
     where = state.plan[state.deck.index(card)]
-    stack = tuple(c for c in state.stack if c != card)
-    effects: list[Effect] = [Sound("confirm")]
+    at = state.stack.index(card)
+    stack = state.stack[:at] + state.stack[at + 1:]
     if where == VOID:
         state = evolve(state, stack=stack, void=(*state.void, card))
-        effects.append(say("deal_void"))
     elif where in MODULES:
-        index = MODULES.index(where)
-        state = evolve(state, stack=stack, modules=set_at(state.modules, index, card))
-        effects.append(say("deal_module", module=index + 1))
+        state = evolve(state, stack=stack, modules=set_at(state.modules, MODULES.index(where), card))
     else:
         index = state.teams.index(where)
         dolphinized = state.dolphinized
         if catalogue()[card].role == "dolphin":
             dolphinized = set_at(dolphinized, index, True)
         state = evolve(state, stack=stack, hands=add_to_hand(state.hands, index, card), dolphinized=dolphinized)
-        effects += [Light(f"team:{where}", "on", "flash"), say("deal_team", team=where)]
+    effects: list[Effect] = list(_dealt_to(where))
     if not stack:
         state, more = captain_appears(state)
         effects += more
     return state, effects
 
 
+@lru_cache(maxsize=64)
+def _dealt_to(where: str) -> tuple[Effect, ...]:
+    """What the box does when a card is dealt to `where` (a team, a module, the void): the same
+    few effects every deal, built once."""
+    if where == VOID:
+        return (Sound("confirm"), say("deal_void"))
+    if where in MODULES:
+        return (Sound("confirm"), say("deal_module", module=MODULES.index(where) + 1))
+    return (Sound("confirm"), Light(f"team:{where}", "on", "flash"), say("deal_team", team=where))
+
+
 def boarding_legal(state: HState) -> list[Input]:
-    return [Scan(card) for card in state.stack]
+    return [SCANS[card] for card in state.stack]
 
 
 # --- The Captain's appearance ---------------------------------------------------------------
@@ -172,7 +194,7 @@ def captain_appears(state: HState) -> tuple[HState, list[Effect]]:
     team = holder(state, CAPTAIN_ID)
     if not team:
         return evolve(state, phase=TEMP_CAPTAIN), [Sound("alarm")]
-    state = evolve(state, captain_card=CAPTAIN_ID)
+    state = evolve(state, captain_card=CAPTAIN_ID, face_up=(*state.face_up, CAPTAIN_ID))
     state, effects = _welcome_captain(state, team)
     reveal: list[Effect] = [Reveal("captain"), Sound("fanfare"),
                             say("captain_revealed", team=team, name=catalogue()[CAPTAIN_ID].name)]

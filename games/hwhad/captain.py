@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.core import (
     OK,
     ChanceRequest,
     Choose,
     Effect,
-    IllegalInput,
     Input,
     Light,
     Outcomes,
@@ -19,8 +20,9 @@ from games.core import (
     UnknownCard,
     say,
 )
-from games.hwhad.cards import catalogue
+from games.hwhad.cards import SCANS, catalogue
 from games.hwhad.ending import by_order, elimination, finish
+from games.hwhad.errors import CardNotInHand, NotEnoughTokens, OrderRefused, WrongTeam
 from games.hwhad.state import (
     START_SPACEWALK,
     SUCCESSOR_CARD,
@@ -36,7 +38,8 @@ from games.hwhad.state import (
 )
 from games.hwhad.text import listing
 
-ORDERS = ("sacrifice", "flood", "reset")
+ORDERS = ("sacrifice", "flood", "reset", "no_order")
+NO_ORDER = "no_order"  # "The captain *may* announce his order": decision C6 in docs/rules/hwhad.md
 
 
 def _scan_from_hand(state: HState, inp: Input, team: str) -> None:
@@ -45,7 +48,7 @@ def _scan_from_hand(state: HState, inp: Input, team: str) -> None:
     if inp.card not in catalogue():
         raise UnknownCard("unknown_card")
     if inp.card not in hand_of(state, team):
-        raise IllegalInput("not_in_team_hand", {"team": team})
+        raise CardNotInHand("not_in_team_hand", {"team": team})
 
 
 # --- Captain succession ---------------------------------------------------------------------
@@ -74,7 +77,7 @@ def successor_tie_prompt(state: HState) -> Prompt:
 def successor_tie_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     assert isinstance(inp, Press)
     if inp.button not in state.candidates:
-        raise IllegalInput("not_a_candidate", {"team": inp.button})
+        raise WrongTeam("not_a_candidate", {"team": inp.button})
     return ()
 
 
@@ -99,13 +102,14 @@ def successor_card_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]
 
 def successor_card_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, list[Effect]]:
     assert isinstance(inp, Scan)
-    new = evolve(state, captain=state.actor, captain_card=inp.card, actor="", phase=state.then, then="")
+    new = evolve(state, captain=state.actor, captain_card=inp.card, actor="", phase=state.then, then="",
+                 face_up=(*state.face_up, inp.card))
     return new, [Reveal("captain_card"), Sound("confirm"),
                  say("new_captain", team=new.captain, name=catalogue()[inp.card].name)]
 
 
 def successor_card_legal(state: HState) -> list[Input]:
-    return [Scan(c) for c in hand_of(state, state.actor)]
+    return [SCANS[c] for c in hand_of(state, state.actor)]
 
 
 # --- The captain's order --------------------------------------------------------------------
@@ -117,17 +121,25 @@ def _targets(state: HState) -> tuple[str, ...]:
 
 
 def order_prompt(state: HState) -> Prompt:
-    accepts = (*(f"choose:{o}" for o in ORDERS), *(f"press:{t}" for t in state.teams),
-               f"hold:{state.captain}", "hold:ok")
-    return Prompt(say("order_prompt", team=state.captain), accepts, (*_targets(state), OK))
+    return _order_prompt(state.teams, state.captain, _targets(state))
+
+
+@lru_cache(maxsize=1024)
+def _order_prompt(teams: tuple[str, ...], captain: str, targets: tuple[str, ...]) -> Prompt:
+    accepts = (*(f"choose:{o}" for o in ORDERS), *(f"press:{t}" for t in teams),
+               f"hold:{captain}", "hold:ok", "press:ok")
+    return Prompt(say("order_prompt", team=captain), accepts, (*targets, OK))
 
 
 def _order_of(state: HState, inp: Input) -> tuple[str, str]:
     """(order, threatened team) an input gives. On the panel alone: a team's button sacrifices
-    from that team, the captain holding their own button floods, holding OK resets."""
+    from that team, the captain holding their own button floods, holding OK resets, a short OK
+    gives no order."""
     if isinstance(inp, Choose):
         return inp.option, ""
     assert isinstance(inp, Press)
+    if inp.button == OK and not inp.hold:
+        return NO_ORDER, ""
     if inp.hold:
         return ("reset", "") if inp.button == OK else ("flood", "")
     return "sacrifice", inp.button
@@ -136,9 +148,9 @@ def _order_of(state: HState, inp: Input) -> tuple[str, str]:
 def order_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     order, threatened = _order_of(state, inp)
     if order == "reset" and state.detached < 3:
-        raise IllegalInput("reset_needs_modules", {"detached": state.detached})
+        raise OrderRefused("reset_needs_modules", {"detached": state.detached})
     if order == "sacrifice" and not _targets(state):
-        raise IllegalInput("no_one_to_sacrifice")
+        raise OrderRefused("no_one_to_sacrifice")
     if threatened:
         threaten_check(state, inp)
     return ()
@@ -155,8 +167,15 @@ def order_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState, 
     return state, [say(f"order_{order}"), *effects]
 
 
+def is_no_order(inp: Input) -> bool:
+    """True for the inputs that give no order (the dashboard's choice, the panel's short OK)."""
+    if isinstance(inp, Choose):
+        return inp.option == NO_ORDER
+    return isinstance(inp, Press) and inp.button == OK and not inp.hold
+
+
 def order_legal(state: HState) -> list[Input]:
-    legal: list[Input] = [Choose("flood"), Press(state.captain, hold=True)]
+    legal: list[Input] = [Choose("flood"), Press(state.captain, hold=True), Choose(NO_ORDER), Press(OK)]
     if state.detached >= 3:
         legal += [Choose("reset"), Press(OK, hold=True)]
     if _targets(state):
@@ -172,9 +191,9 @@ def threaten_prompt(state: HState) -> Prompt:
 def threaten_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     assert isinstance(inp, Press)
     if inp.button == state.captain:
-        raise IllegalInput("cannot_threaten_own")
+        raise WrongTeam("cannot_threaten_own")
     if not hand_of(state, inp.button):
-        raise IllegalInput("team_has_no_astronauts", {"team": inp.button})
+        raise WrongTeam("team_has_no_astronauts", {"team": inp.button})
     return ()
 
 
@@ -198,15 +217,20 @@ def voters(state: HState) -> tuple[str, ...]:
 
 def begin_vote(state: HState) -> tuple[HState, list[Effect]]:
     if not voters(state):
+        key = "no_voters_no_order" if state.order == NO_ORDER else "no_voters"
         state, effects = execute_order(state)
-        return state, [say("no_voters"), *effects]
+        return state, [say(key), *effects]
     return evolve(state, phase=VOTE, votes=(0,) * len(state.teams)), []
 
 
 def vote_prompt(state: HState) -> Prompt:
-    accepts = (*(f"press:{t}" for t in state.teams), "press:ok")
-    return Prompt(say("vote_prompt", total=sum(state.votes), voters=len(voters(state))),
-                  accepts, (*voters(state), OK))
+    return _vote_prompt(state.teams, voters(state), sum(state.votes))
+
+
+@lru_cache(maxsize=1024)
+def _vote_prompt(teams: tuple[str, ...], crowd: tuple[str, ...], total: int) -> Prompt:
+    accepts = (*(f"press:{t}" for t in teams), "press:ok")
+    return Prompt(say("vote_prompt", total=total, voters=len(crowd)), accepts, (*crowd, OK))
 
 
 def vote_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -214,10 +238,10 @@ def vote_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if inp.button == OK:
         return ()
     if inp.button not in voters(state):
-        raise IllegalInput("not_a_voter", {"team": inp.button})
+        raise WrongTeam("not_a_voter", {"team": inp.button})
     i = state.teams.index(inp.button)
     if state.votes[i] >= state.tokens[i]:
-        raise IllegalInput("not_enough_tokens", {"team": inp.button, "tokens": state.tokens[i]})
+        raise NotEnoughTokens("not_enough_tokens", {"team": inp.button, "count": state.tokens[i]})
     return ()
 
 
@@ -246,18 +270,18 @@ def tally(state: HState) -> tuple[HState, list[Effect]]:
     tokens = tuple(t - v for t, v in zip(state.tokens, state.votes, strict=True))
     spent = evolve(state, tokens=tokens, tray=state.tray + total, votes=(0,) * len(state.teams))
     if total < len(crowd):
-        state, effects = execute_order(spent)
-        return state, [say("no_revolt", total=total, voters=len(crowd)), *effects]
+        key = "no_revolt_no_order" if spent.order == NO_ORDER else "no_revolt"
+        state, stands = execute_order(spent)
+        return state, [say(key, total=total, voters=len(crowd)), *stands]
     most = max(state.votes[state.teams.index(t)] for t in crowd)
     top = tuple(t for t in crowd if state.votes[state.teams.index(t)] == most)
     effects: list[Effect] = [Sound("alarm"), say("revolt", total=total, voters=len(crowd))]
-    captain = spent.captain
-    if spent.captain_card:
-        i = spent.teams.index(captain)
-        effects.append(say("captain_to_void", name=catalogue()[spent.captain_card].name))
-        spent = evolve(spent, hands=remove_from_hand(spent.hands, i, spent.captain_card),
-                        void=(*spent.void, spent.captain_card), captain_card="")
-    spent = evolve(spent, order="", threatened="")
+    hands, void, card = spent.hands, spent.void, spent.captain_card
+    if card:
+        effects.append(say("captain_to_void", name=catalogue()[card].name))
+        hands = remove_from_hand(hands, spent.teams.index(spent.captain), card)
+        void = (*void, card)
+    spent = evolve(spent, hands=hands, void=void, captain_card="", order="", threatened="")
     ended = elimination(spent)
     if ended:
         over, more = finish(spent, *ended)
@@ -267,7 +291,10 @@ def tally(state: HState) -> tuple[HState, list[Effect]]:
 
 
 def execute_order(state: HState) -> tuple[HState, list[Effect]]:
-    """The order stands: flood and reset end the game, a sacrifice waits for the victim's scan."""
+    """The order stands: flood and reset end the game, a sacrifice waits for the victim's scan,
+    no order goes on to the next spacewalk."""
+    if state.order == NO_ORDER:
+        return evolve(state, phase=START_SPACEWALK, order=""), []
     if state.order == "sacrifice":
         return evolve(state, phase=VICTIM, actor=state.threatened), []
     return finish(state, *by_order(state, state.order))
@@ -300,5 +327,5 @@ def victim_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
 
 
 def victim_legal(state: HState) -> list[Input]:
-    return [Scan(c) for c in hand_of(state, state.actor)]
+    return [SCANS[c] for c in hand_of(state, state.actor)]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from games.core import Scan
 from games.data import load_toml
 
 PACKAGE = "games.hwhad"
@@ -111,3 +112,7 @@ def numbers() -> Numbers:
 def asteroid_weights(percent: int) -> tuple[int, ...]:
     """Exact odds for [no hit, hit A, hit B, hit C]: `percent`% that one slot, uniform, is hit."""
     return (3 * (100 - percent), percent, percent, percent)
+
+
+# One Scan per card, built once: legal-input lists hand these out instead of building new ones.
+SCANS: dict[str, Scan] = {card: Scan(card) for card in catalogue()}

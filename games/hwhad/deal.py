@@ -15,7 +15,7 @@ never dolphinizes every team (docs/rules/hwhad.md, decision D3).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
@@ -34,7 +34,7 @@ def destinations(teams: tuple[str, ...], deck_size: int) -> tuple[str, ...]:
     return ship + (VOID,) * (deck_size - len(ship))
 
 
-@cache
+@lru_cache(maxsize=64)
 def special_positions(teams: tuple[str, ...], deck_size: int) -> tuple[tuple[int, int, int], ...]:
     """Every valid (captain, first dolphin, second dolphin) position triple, in a fixed order."""
     dest = destinations(teams, deck_size)
@@ -53,8 +53,10 @@ def special_positions(teams: tuple[str, ...], deck_size: int) -> tuple[tuple[int
     return tuple(valid)
 
 
+@lru_cache(maxsize=256)
 def deal_requests(teams: tuple[str, ...], deck: tuple[str, ...]) -> tuple[ChanceRequest, ...]:
-    """The chance the deal needs: which valid special triple, and the order of the other cards."""
+    """The chance the deal needs: which valid special triple, and the order of the other cards
+    (cached: the equal weights of thousands of triples are built once per table)."""
     triples = special_positions(teams, len(deck))
     return (Chance(SPECIALS, (1,) * len(triples)), Shuffle(ORDER, len(deck) - 3))
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.core import (
     SLOTS,
     Chance,
     ChanceRequest,
     Effect,
-    IllegalInput,
     Input,
     Light,
     Outcomes,
@@ -20,8 +21,9 @@ from games.core import (
     say,
 )
 from games.hwhad.captain import begin_succession
-from games.hwhad.cards import CAPTAIN_ID, asteroid_weights, catalogue, numbers
+from games.hwhad.cards import CAPTAIN_ID, SCANS, asteroid_weights, catalogue, numbers
 from games.hwhad.ending import elimination, finish
+from games.hwhad.errors import CardNotInHand, SlotTaken, WrongTeam
 from games.hwhad.resolution import report, resolve
 from games.hwhad.state import (
     DETACH,
@@ -38,6 +40,7 @@ from games.hwhad.state import (
 from games.hwhad.text import listing
 
 ASTEROID = "asteroid"
+SLOTS_OFF: tuple[Light, ...] = tuple(Light(f"slot:{s}", "off") for s in SLOTS)
 
 
 # --- Who may fill the next slot -------------------------------------------------------------
@@ -64,14 +67,22 @@ def _last_team(state: HState) -> str:
 
 def callable_teams(state: HState) -> tuple[str, ...]:
     """Teams that may fill the next slot and still leave the spacewalk completable."""
-    cnt = [len(h) for h in state.hands]
     last = _last_team(state)
+    sizes = tuple(len(h) for h in state.hands)
     remaining = len(SLOTS) - len(state.slots) - 1
+    return _callable(state.teams, sizes, last, remaining)
+
+
+@lru_cache(maxsize=4096)
+def _callable(teams: tuple[str, ...], sizes: tuple[int, ...], last: str, remaining: int) -> tuple[str, ...]:
+    """callable_teams on the numbers alone (hand sizes, the last team, slots left), cached: random
+    play asks it for every scan, and the same few counts come back again and again."""
+    cnt = list(sizes)
     result = []
-    for i, team in enumerate(state.teams):
+    for i, team in enumerate(teams):
         if cnt[i] and team != last:
             cnt[i] -= 1
-            if _can_finish(state.teams, cnt, team, remaining):
+            if _can_finish(teams, cnt, team, remaining):
                 result.append(team)
             cnt[i] += 1
     return tuple(result)
@@ -82,8 +93,9 @@ def callable_teams(state: HState) -> tuple[str, ...]:
 
 def start(state: HState) -> tuple[HState, list[Effect]]:
     """Begin the next spacewalk; with no way to send three astronauts out, go to the captain."""
-    effects: list[Effect] = [Light(f"slot:{s}", "off") for s in SLOTS]
-    state = evolve(state, slots=())
+    effects: list[Effect] = list(SLOTS_OFF)
+    if state.slots:
+        state = evolve(state, slots=())
     if not callable_teams(state):
         return evolve(state, phase=ORDER), [*effects, say("no_spacewalk")]
     number = state.spacewalks + 1
@@ -94,8 +106,11 @@ def start(state: HState) -> tuple[HState, list[Effect]]:
 # --- Filling the slots ----------------------------------------------------------------------
 
 
+SLOT_PROMPTS: tuple[Prompt, ...] = tuple(Prompt(say("slot_prompt", slot=s), ("scan",)) for s in SLOTS)
+
+
 def spacewalk_prompt(state: HState) -> Prompt:
-    return Prompt(say("slot_prompt", slot=SLOTS[len(state.slots)]), ("scan",))
+    return SLOT_PROMPTS[len(state.slots)]
 
 
 def spacewalk_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
@@ -104,14 +119,14 @@ def spacewalk_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if card not in catalogue():
         raise UnknownCard("unknown_card")
     if any(card == c for c, _ in state.slots):
-        raise IllegalInput("already_on_spacewalk")
+        raise SlotTaken("already_on_spacewalk")
     team = holder(state, card)
     if not team:
-        raise IllegalInput("not_in_a_hand")
+        raise CardNotInHand("not_in_a_hand")
     if team == _last_team(state):
-        raise IllegalInput("captain_calls_other" if not state.slots else "no_calling_yourself", {"team": team})
+        raise WrongTeam("captain_calls_other" if not state.slots else "no_calling_yourself", {"team": team})
     if team not in callable_teams(state):
-        raise IllegalInput("no_team_next", {"team": team})
+        raise WrongTeam("no_team_next", {"team": team})
     if len(state.slots) < len(SLOTS) - 1:
         return ()
     return (Chance(ASTEROID, asteroid_weights(_asteroid_percent(state))),)
@@ -141,7 +156,8 @@ def spacewalk_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HSta
 
 def spacewalk_legal(state: HState) -> list[Input]:
     teams = callable_teams(state)
-    return [Scan(c) for t, hand in zip(state.teams, state.hands, strict=True) if t in teams for c in hand]
+    scans = SCANS
+    return [scans[c] for t, hand in zip(state.teams, state.hands, strict=True) if t in teams for c in hand]
 
 
 # --- Resolution -----------------------------------------------------------------------------
@@ -151,8 +167,9 @@ def _resolve(state: HState, outcome: int) -> tuple[HState, list[Effect]]:
     cards = tuple(c for c, _ in state.slots)
     result = resolve(cards, outcome - 1, modules_left=state.detached < 3)
     said = report(result)
-    state = evolve(state, report=said, history=(*state.history, result.how),
-                    chances=(*state.chances, (ASTEROID, outcome)))
+    voided = tuple(state.slots[i][0] for i in result.lost)
+    state = evolve(state, report=said, reports=(*state.reports, said), history=(*state.history, result.how),
+                   chances=(*state.chances, (ASTEROID, outcome)), void=(*state.void, *voided))
     effects: list[Effect] = [Sound("alarm")] if result.lost else []
     effects += said
     for i, slot in enumerate(SLOTS):
@@ -171,8 +188,6 @@ def _resolve(state: HState, outcome: int) -> tuple[HState, list[Effect]]:
     involved = tuple(t for _, t in state.slots)
     home = tuple(s for i, s in enumerate(state.slots) if i not in result.lost)
     lost = tuple(SLOTS[i] for i in result.lost)
-    voided = tuple(state.slots[i][0] for i in result.lost)
-    state = evolve(state, void=(*state.void, *voided))
     state, more = _return(state, involved, home, lost)
     return state, effects + more
 
@@ -188,13 +203,13 @@ def detach_prompt(state: HState) -> Prompt:
 def detach_check(state: HState, inp: Input) -> tuple[ChanceRequest, ...]:
     if isinstance(inp, Press):
         if inp.button != state.actor:
-            raise IllegalInput("only_team_decides", {"team": state.actor})
+            raise WrongTeam("only_team_decides", {"team": state.actor})
         return ()
     assert isinstance(inp, Scan)
     if inp.card not in catalogue():
         raise UnknownCard("unknown_card")
     if inp.card != state.modules[state.detached]:
-        raise IllegalInput("not_module_card", {"module": state.detached + 1})
+        raise CardNotInHand("not_module_card", {"module": state.detached + 1})
     return ()
 
 
@@ -216,7 +231,7 @@ def detach_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
             state = evolve(state, dolphinized=set_at(state.dolphinized, i, True))
         if inside == CAPTAIN_ID:
             former = state.captain_card
-            state = evolve(state, captain=team, captain_card=CAPTAIN_ID)
+            state = evolve(state, captain=team, captain_card=CAPTAIN_ID, face_up=(*state.face_up, CAPTAIN_ID))
             effects += [Reveal("captain"), Sound("fanfare"),
                         say("captain_saved", team=team, name=catalogue()[CAPTAIN_ID].name)]
             if former and former != hero_card:
@@ -230,7 +245,7 @@ def detach_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
         tokens, tray, _ = give_tokens(state, (team,), numbers().panic_raise)
         taken = tokens[i] - state.tokens[i]
         state = evolve(state, tokens=tokens, tray=tray, void=(*state.void, inside))
-        effects += [Sound("alarm"), say("panic_raised", team=team, tokens=taken, module=n + 1)]
+        effects += [Sound("alarm"), say("panic_raised", team=team, count=taken, module=n + 1)]
     state, more = _return(state, involved, home, tuple(sorted(lost)))
     return state, effects + more
 
@@ -248,17 +263,17 @@ def _return(state: HState, involved: tuple[str, ...], home: tuple[tuple[str, str
     hands = state.hands
     for card, team in home:
         hands = add_to_hand(hands, state.teams.index(team), card)
-    state = evolve(state, hands=hands, slots=())
     effects: list[Effect] = [listing("to_void", lost) if lost else say("all_return")]
-    idle = tuple(t for t, h in zip(state.teams, state.hands, strict=True) if h and t not in involved)
+    idle = tuple(t for t, h in zip(state.teams, hands, strict=True) if h and t not in involved)
     tokens, tray, got = give_tokens(state, idle, 1)
-    state = evolve(state, tokens=tokens, tray=tray)
     if got:
         effects.append(listing("tokens", got))
     died = bool(state.captain_card) and state.captain_card in state.void
     if died:
-        state = evolve(state, captain_card="")
         effects.append(say("captain_lost"))
+    # phase ORDER unless the end or a succession below says otherwise
+    state = evolve(state, hands=hands, slots=(), tokens=tokens, tray=tray,
+                   captain_card="" if died else state.captain_card, phase=ORDER)
     ended = elimination(state)
     if ended:
         over, more = finish(state, *ended)
@@ -266,4 +281,4 @@ def _return(state: HState, involved: tuple[str, ...], home: tuple[tuple[str, str
     if died:
         state, more = begin_succession(state, state.teams, ORDER)
         return state, effects + more
-    return evolve(state, phase=ORDER), effects
+    return state, effects

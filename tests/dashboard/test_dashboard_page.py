@@ -76,15 +76,18 @@ def test_a_button_press_shows_on_the_page_within_a_second(table, browser) -> Non
                                timeout=2000)
         assert page.locator("#phase").text_content() == "idle"
         started = time.monotonic()
-        t.box.press("ok")  # the mock OK button: the game starts
-        page.wait_for_selector("#phase[data-phase=rolling]", timeout=1000)
+        t.box.press("ok")  # the mock OK button: the game starts, players take their places
+        page.wait_for_selector("#phase[data-phase=order]", timeout=1000)
         assert time.monotonic() - started < 1.0
+        for button in ("red", "blue", "ok"):
+            t.box.press(button)
+        page.wait_for_selector("#phase[data-phase=turn]", timeout=1000)
         started = time.monotonic()
         t.box.press("ok")  # the dice roll
         page.wait_for_selector("#dice .die", timeout=1000)
         assert time.monotonic() - started < 1.0
         faces = page.locator("#dice .die").evaluate_all("els => els.map(e => e.dataset.face)")
-        assert faces == list(t.box.session.state.last_roll)
+        assert faces == list(t.box.session.state.roll)
         assert "round 1 / " in page.locator("#round").text_content()
         news = page.locator("#announcements li").all_text_contents()
         assert news and news[0] == t.box.said[-1]  # newest first

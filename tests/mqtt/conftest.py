@@ -38,9 +38,9 @@ def linked(tmp_path: Path, broker: Broker) -> Iterator[Callable[..., tuple[SimBo
     """make(game=..., options=..., drawer=...) -> (box, link), each with its own box id."""
     made: list[tuple[SimBox, MqttLink]] = []
 
-    def make(game: str = "dog", options: dict[str, Any] | None = None, **kw: Any) -> tuple[SimBox, MqttLink]:
+    def make(game: str | None = None, options: dict[str, Any] | None = None, **kw: Any) -> tuple[SimBox, MqttLink]:
         n = next(_box_ids)
-        settings = Settings(box_id=f"test-{n}", game=game)
+        settings = Settings(box_id=f"test-{n}", game=game or "")
         box = make_box(tmp_path / f"box{n}", game=game, options=options, settings=settings, **kw)
         link = link_box(box, broker)
         made.append((box, link))

@@ -54,14 +54,14 @@ def test_dashboard_publishes_are_refused(linked, probes) -> None:
 
 
 def test_team_command_goes_through_the_rules_and_is_answered(linked, probes) -> None:
-    box, link = linked("dog", {})
+    box, link = linked("dog", {"teams": ["red", "blue"]})
     red = probes("red", ("houston/+/cmd/+/reply", "houston/+/state"))
     topic = link.topics.command("press")
     red.publish(topic, json.dumps({"button": "ok", "transaction": "t-1"}))
     assert _reply(red, topic + "/reply") == {"status": "ok", "seq": 1, "transaction": "t-1"}
-    assert box.session is not None and box.session.state.rolls == 1
+    assert box.session is not None and len(box.session.state.roll) == 3  # the dice were rolled
     start = red.mark()
-    red.publish(topic, json.dumps({"button": "red", "transaction": 2}))
+    red.publish(topic, json.dumps({"button": "purple", "transaction": 2}))  # purple is not playing
     refused = _reply(red, topic + "/reply", start)
     assert refused["status"] == "error" and refused["transaction"] == 2
     assert refused["error"] == "not_expected" and refused["message"]
@@ -89,7 +89,7 @@ def test_scan_is_privileged_only_on_the_admin_prefix(linked, probes) -> None:
 
 
 def test_malformed_payloads_get_error_replies(linked, probes) -> None:
-    box, link = linked("dog", {})
+    box, link = linked("dog", {"teams": ["red", "blue"]})
     admin = probes("admin", ("houston/+/cmd/+/reply",))
     topic = link.topics.command("press")
     cases = [b"{not json", b"[1, 2]", b"\xff\xfe", b'"ok"', b"{" * 5000, json.dumps({"button": 3}).encode()]
@@ -101,7 +101,7 @@ def test_malformed_payloads_get_error_replies(linked, probes) -> None:
     start = admin.mark()
     admin.publish(link.topics.command("fly_to_the_moon"), b"{}")
     assert _reply(admin, link.topics.command("fly_to_the_moon") + "/reply", start)["error"] == "malformed_input"
-    assert box.session.state.rolls == 0
+    assert box.session.state.roll == () and box.journal.count(box.service.record.id) == 0
 
 
 def test_anonymous_clients_are_refused(broker) -> None:

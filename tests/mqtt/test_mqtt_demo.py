@@ -26,7 +26,9 @@ def test_demo_publishes_when_mqtt_is_enabled(tmp_path: Path, broker, probes, mon
     dash = probes("dashboard", ("houston/demo-box/#",))
     out = io.StringIO()
     assert run_demo(tmp_path / "data", ["dog"], out) == 0
-    assert dash.wait_for(lambda m: m.topic.endswith("/events") and b'"game_over"' in m.payload, 3) is not None
+    assert dash.wait_for(lambda m: m.topic.endswith("/events") and b'"say"' in m.payload, 3) is not None
+    assert dash.wait_for(lambda m: m.topic.endswith("/state") and b'"mode":"game"' in m.payload.replace(b" ", b""),
+                         3) is not None
     assert dash.wait_for(lambda m: m.topic.endswith("/availability") and m.payload == b"offline", 3) is not None
 
 

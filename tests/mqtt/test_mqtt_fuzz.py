@@ -60,8 +60,8 @@ class Replies:
 
 
 def test_malformed_commands_are_refused_and_change_nothing(tmp_path: Path) -> None:
-    box = make_box(tmp_path, game="dog", options={})
-    box.press("ok")  # one roll, so the game is mid-round
+    box = make_box(tmp_path, game="dog", options={"teams": ["red", "blue"]})
+    # red's first turn with empty hands: only OK plays (a long press finds nothing to exchange)
     replies = Replies()
     handler = CommandHandler(Topics(box.service.box_id), box.service.post, replies.publish)
     session = box.session
@@ -94,7 +94,7 @@ def test_malformed_commands_are_refused_and_change_nothing(tmp_path: Path) -> No
 
 def test_a_valid_command_among_them_does_change_the_game(tmp_path: Path) -> None:
     """The fuzz's `no change` check can fail: a well-formed press does change the state."""
-    box = make_box(tmp_path, game="dog", options={})
+    box = make_box(tmp_path, game="dog", options={"teams": ["red", "blue"]})
     replies = Replies()
     handler = CommandHandler(Topics(box.service.box_id), box.service.post, replies.publish)
     try:

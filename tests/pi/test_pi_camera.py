@@ -139,8 +139,8 @@ def test_through_the_service_the_box_says_camera_lost_once_and_buttons_keep_work
             clock.advance(0.1)
         box.service.wait_idle()
         assert box.said.count(LOST) == 1
-        box.press("ok")  # the game starts and runs on buttons
-        box.press("ok")
+        for button in ("ok", "red", "blue", "ok", "ok"):  # the game starts and runs on buttons
+            box.press(button)
         assert box.session is not None and box.session.state.rolls == 1
         cams.append(FakeCamera("live"))
         feed.watchdog.source = None  # make the next connect pick a live camera
@@ -223,6 +223,7 @@ def test_watchdog_frames_stream_stops_on_the_event():
 
 
 def test_recognition_decisions_reach_the_service_as_scans_and_words(tmp_path):
+    from device.box.jobs import InputJob, SayJob
     from device.hardware.vision.scan_session import CARD, UNKNOWN, Decision
 
     box = make_box(tmp_path, game="dog")
@@ -236,8 +237,8 @@ def test_recognition_decisions_reach_the_service_as_scans_and_words(tmp_path):
         assert feed._recognition() == (None, None)  # nothing enrolled: the camera is only watched
         feed.on_decision(Decision(CARD, card="max", deck="dog"))
         feed.on_decision(Decision(UNKNOWN))
-        assert [j.action for j in posted] == ["input", "say"]
-        assert posted[0].data == Scan("max") and posted[1].data[0].key == "unknown_card"
+        assert [type(j) for j in posted] == [InputJob, SayJob]
+        assert posted[0].inp == Scan("max") and posted[1].words[0].key == "unknown_card"
     finally:
         del box.service.post
         box.close()

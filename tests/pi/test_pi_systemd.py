@@ -179,9 +179,9 @@ def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_
                                                          lambda m: any(x.startswith("READY") for x in m)))
         online = probe.wait_for(lambda m: m.payload == b"online", timeout=10)
         assert online is not None, broker.log()
-        for _ in range(2):  # OK starts the game, OK again rolls: each acknowledged by its reply
+        for button in ("ok", "red"):  # OK starts the game, red takes the first place: each acknowledged
             mark = probe.mark()
-            probe.publish("houston/pitest/cmd/press", json.dumps({"button": "ok"}))
+            probe.publish("houston/pitest/cmd/press", json.dumps({"button": button}))
             reply = probe.wait_for(lambda m: m.topic.endswith("/reply"), timeout=5, start=mark)
             assert reply is not None and reply.json()["status"] == "ok"
         mark = probe.mark()
@@ -196,7 +196,7 @@ def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_
     assert offline is not None, err
     assert proc.returncode == 0, err
     rows = _rows(data)
-    assert len(rows) == 1 and json.loads(rows[0][3])["button"] == "ok"  # the acknowledged press is kept
+    assert len(rows) == 1 and json.loads(rows[0][3])["button"] == "red"  # the acknowledged press is kept
     wal = data / "journal.sqlite-wal"
     assert not wal.exists() or wal.stat().st_size == 0
 

@@ -73,7 +73,7 @@ def test_kill_minus_nine_loses_nothing_acknowledged(tmp_path):
         lines: list[str] = []
         reader = threading.Thread(target=read_lines, args=(proc, lines), daemon=True)
         reader.start()
-        keys = [rng.choice("ooooOuaa") for _ in range(200)]
+        keys = [rng.choice("rbgooooOuaa") for _ in range(200)]  # seat players, roll, take, undo, repeat
         gaps = [rng.uniform(0.0, 0.02) for _ in keys]
         feeder = threading.Thread(target=feed, args=(proc, keys, gaps), daemon=True)
         feeder.start()

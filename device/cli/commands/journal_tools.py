@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from device.box.journal import SCHEMA_VERSION, Journal, JournalError, entry_from_data, journal_path
 from games.core import RuleError, canonical_json, digest
-from games.registry import UnknownGame, load_game
+from games.registry import UnknownGame, describe, load_game
 from games.session import Session, replay
 
 
@@ -87,7 +87,7 @@ def replay_lines(lines: Iterable[dict[str, Any]]) -> Session:
     try:
         game = load_game(str(header["game"]))
     except UnknownGame as exc:
-        raise ReplayError(str(exc)) from exc
+        raise ReplayError(describe(exc)) from exc
     entries = [entry_from_data(line) for line in it if line.get("type") == "entry" and not line.get("void")]
     try:
         return replay(game, header.get("options") or {}, entries)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from device.box.config import config_dir, load_config
+from device.box.jobs import SayJob
 from device.box.journal import JournalError, open_journal
 
 log = logging.getLogger("houston.run")
@@ -106,9 +107,7 @@ def _state_trace(box: Any) -> Any:
         service = box.service
         if service.session is None or service.record is None:
             return None
-        seq = service.journal.conn.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id=?", (service.record.id,)
-        ).fetchone()[0]
+        seq = service.journal.last_seq(service.record.id)
         return f"game={service.record.id} seq={seq} digest={digest(service.session.state)}"
 
     return line
@@ -161,7 +160,7 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
     loop gets the box restarted. SIGTERM finishes the input in hand, publishes `offline`, and
     closes the journal cleanly (WAL checkpointed into the main file)."""
     from device.box.outlets import ConsoleOutlet, PanelOutlet
-    from device.box.service import Job, Service
+    from device.box.service import Service
     from device.box.systemd_notify import Notifier
     from device.hardware.camera.feed import start_camera
     from device.hardware.panel import Panel
@@ -187,7 +186,7 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
     try:
         panel = Panel(
             pins, settings, service.post_press, clock=time.monotonic,
-            on_mash=lambda name: service.post(Job("say", [say("slow_down")])),
+            on_mash=lambda name: service.post(SayJob([say("slow_down")])),
         )
     except Exception as exc:  # no GPIO (not a Pi, no permission, wrong pin factory)
         journal.close()
@@ -198,7 +197,7 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
     speaker = Speaker(
         ClipCache(data_dir / "voice", VoiceStyle(settings.voice, settings.voice_speed)),
         volume=settings.volume,
-        on_silent=lambda why: service.post(Job("say", [say("no_speaker")])),
+        on_silent=lambda why: service.post(SayJob([say("no_speaker")])),
     )
     outlets: list[Any] = [PanelOutlet(panel.lights), status, SpeakerOutlet(speaker), ConsoleOutlet(panel.lights)]
     buzzer = None

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from device.box.service import Job, Service
+from device.box.jobs import InputJob, SayJob
+from device.box.service import Service
 from device.hardware.camera.sources import open_source
 from device.hardware.camera.watchdog import CameraWatchdog
 from games.core import Input, Scan, say
@@ -62,12 +63,12 @@ class CameraFeed:
         self._to_service: Callable[[Any], Any] | None = None
 
     def _lost(self, reason: str) -> None:
-        self.service.post(Job("say", [say("camera_lost")]))
+        self.service.post(SayJob([say("camera_lost")]))
         if self.on_change:
             self.on_change(False)
 
     def _back(self) -> None:
-        self.service.post(Job("say", [say("camera_back")]))
+        self.service.post(SayJob([say("camera_back")]))
         if self.on_change:
             self.on_change(True)
 
@@ -76,11 +77,11 @@ class CameraFeed:
         if self._to_service is not None:
             decision = self._to_service(decision)
         if isinstance(decision, list | tuple):
-            self.service.post(Job("say", list(decision)))
+            self.service.post(SayJob(list(decision)))
             return
         inp = decision_input(decision)
         if inp is not None:
-            self.service.post(Job("input", inp))
+            self.service.post(InputJob(inp))
 
     def start(self) -> CameraFeed:
         self.thread.start()

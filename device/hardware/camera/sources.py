@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
@@ -23,14 +23,6 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
 class CameraError(RuntimeError):
     """The camera could not be opened or stopped delivering; str() says what to check."""
-
-
-class FrameSource(Protocol):
-    name: str
-
-    def read(self) -> Frame | None: ...
-
-    def close(self) -> None: ...
 
 
 class _Iterable:
@@ -60,7 +52,7 @@ class PiCameraSource(_Iterable):
 
     def __init__(self, size: tuple[int, int] = (640, 480), max_exposure_us: int = 10_000) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError as exc:
             raise CameraError("picamera2 is not installed (apt install python3-picamera2)") from exc
         if not Picamera2.global_camera_info():

@@ -27,7 +27,7 @@ Clock = Callable[[], float]
 
 def fingerprint(frame: Frame) -> int:
     """A cheap checksum of the picture: a live sensor's noise changes it every frame."""
-    return zlib.crc32(memoryview(frame).cast("B")) if frame.flags.c_contiguous else zlib.crc32(frame.tobytes())
+    return zlib.crc32(frame.data.cast("B")) if frame.flags.c_contiguous else zlib.crc32(frame.tobytes())
 
 
 class CameraWatchdog:

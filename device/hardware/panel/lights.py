@@ -1,6 +1,6 @@
-"""The panel's LEDs: a light per team button, the OK button, three RGB slot LEDs, a status LED.
+"""The panel's LEDs: a light per team button, three RGB slot LEDs, a status LED.
 
-Effects name lights by target (`team:red`, `button:ok`, `slot:A`, `status`) and colour; this
+Effects name lights by target (`team:red`, `slot:A`, `status`) and colour; this
 module maps them onto gpiozero devices. Patterns: steady, blink, pulse, flash (a short confirm),
 error (a fast triple blink), fast (quick blinking) and blip (a short blink every two seconds).
 `state` keeps what each light shows, for the simulator and tests.

@@ -66,8 +66,9 @@ def service_message(decision: Decision) -> Any:
 
 
 def _deck_of_running_game(service: Any) -> str | None:
-    """The deck of the game the service has selected (None if no game or no deck)."""
-    game_id = getattr(service, "selected", None)
+    """The deck of the game the service is about: the one in progress (a resumed game included),
+    else the one selected at idle (None if no game or no deck)."""
+    game_id = service.game_id
     if not game_id:
         return None
     try:

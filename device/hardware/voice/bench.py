@@ -85,7 +85,7 @@ def measure(runs: int, cache_dir: Path, cold_count: int = len(PHRASES)) -> dict[
 
 def _through_service(speaker: Any, runs: int, work_dir: Path) -> list[float]:
     """Milliseconds from posting a Say to the service loop to the clip starting (buffer excluded)."""
-    from device.box.service import Job
+    from device.box.jobs import SayJob
     from device.hardware.voice.outlet import SpeakerOutlet
     from device.hardware.voice.render import render
     from device.simulation.simbox import SimBox
@@ -100,7 +100,7 @@ def _through_service(speaker: Any, runs: int, work_dir: Path) -> list[float]:
         for _ in range(max(1, runs)):
             before = len(speaker.started)
             t0 = time.perf_counter()
-            box.service.post(Job("say", [words]))
+            box.service.post(SayJob([words]))
             box.service.wait_idle()
             speaker.wait_done(10)
             if len(speaker.started) == before:

@@ -23,7 +23,7 @@ from games.registry import game_ids, load_game
 def title_phrases(language: str = "en") -> list[str]:
     """Every box phrase whose only parameter is {title}, for every installed game."""
     keys = [k for k, text in box_messages(language).items() if "{title}" in text and text.count("{") == 1]
-    out = set()
+    out: set[str] = set()
     for game_id in game_ids():
         title = load_game(game_id).info.title
         out.update(render(Say(key, {"title": title}), game_id, language) for key in keys)

@@ -10,6 +10,7 @@ from typing import Any
 
 from games.core import Say
 from games.data import messages as game_messages
+from games.data import plural_key
 
 BOX_CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "box"
 
@@ -39,9 +40,11 @@ class _Lenient(dict[str, Any]):
 def render(effect: Say, game_id: str | None, language: str = "en") -> str:
     """The words for one announcement. A string parameter that is itself a message key is spoken
     in the catalogue's words (so rules say `a="meat"` and the catalogue decides how meat sounds).
-    An unknown key is spoken as the key itself, so a missing text is heard, never silent."""
+    An unknown key is spoken as the key itself, so a missing text is heard, never silent. An
+    integer `count` parameter picks the plural form `key.one`/`key.other` when the catalogue has it
+    (games/data.py `plural_key`)."""
     texts = catalogue(game_id, language)
-    template = texts.get(effect.key)
+    template = texts.get(plural_key(texts, effect.key, effect.params))
     if template is None:
         return effect.key.replace("_", " ")
     params = {

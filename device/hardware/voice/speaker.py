@@ -227,15 +227,6 @@ class Speaker:
             time.sleep(0.01)
         self._current = None
 
-    def preload(self, texts: list[str]) -> None:
-        """Load the clips of `texts` that are already rendered (no rendering here)."""
-        if not self.mixer.ok:
-            return
-        for text in texts[:LOADED_CLIPS]:
-            path = self.clips.cached(text)
-            if path is not None and text not in self._loaded:
-                self._loaded[text] = self.mixer.load(path)
-
     def close(self, drain: bool = False, timeout: float = 10.0) -> None:
         """Stop playing (after the queue empties if `drain`) and release the audio device."""
         if drain:

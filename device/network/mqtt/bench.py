@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import statistics
 import tempfile
 import threading
@@ -22,11 +23,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from device.box.service import Job, Update
+from device.box.jobs import InputJob, PressJob
+from device.box.service import Update
 from device.network.mqtt.broker import start_broker
 from device.network.mqtt.link import MqttLink
 from device.simulation.simbox import SimBox
-from games.core import Press
+from games.core import Input, Press
+from games.registry import load_game
 
 TARGET_P99_MS = 20.0
 
@@ -39,43 +42,66 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class _StateWatcher:
-    """A dashboard-like client that signals each time the dice game's roll counter changes."""
+    """A dashboard-like client that notes the `seq` of every public state that arrives."""
 
     def __init__(self) -> None:
-        self.rolls = -1
+        self.seq = -1
         self.arrived = threading.Condition()
 
     def on_message(self, client: Any, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
-            game = json.loads(message.payload).get("game") or {}
-        except ValueError:
+            seq = int(json.loads(message.payload).get("seq", -1))
+        except (ValueError, TypeError, AttributeError):
             return
         with self.arrived:
-            self.rolls = int(game.get("rolls", -1))
+            self.seq = max(self.seq, seq)
             self.arrived.notify_all()
 
-    def wait_for(self, rolls: int, timeout: float) -> bool:
+    def wait_for(self, seq: int, timeout: float) -> bool:
         with self.arrived:
-            return self.arrived.wait_for(lambda: self.rolls >= rolls, timeout)
+            return self.arrived.wait_for(lambda: self.seq >= seq, timeout)
 
 
 class _Stamp:
-    """An outlet that notes when the service hands out each update (rules and journal done)."""
+    """An outlet that notes when the service hands out each update (rules and journal done), its
+    seq, and whether the public state changed (only then is a new state published)."""
 
     def __init__(self) -> None:
         self.last = 0.0
+        self.seq = 0
+        self.changed = False
+        self._public: dict[str, Any] | None = None
+        self.handled = threading.Condition()
 
     def deliver(self, update: Update) -> None:
-        self.last = time.perf_counter()
+        with self.handled:
+            self.last = time.perf_counter()
+            self.changed = update.public != self._public
+            self._public = update.public
+            self.seq = update.seq
+            self.handled.notify_all()
+
+    def wait_after(self, seq: int, timeout: float) -> bool:
+        with self.handled:
+            return self.handled.wait_for(lambda: self.seq > seq, timeout)
 
 
-def measure(inputs: int, directory: Path) -> dict[str, Any]:
+def _post(box: SimBox, inp: Input) -> None:
+    """An input where its adapter posts it: a press as the panel does, anything else as the camera."""
+    box.service.post(PressJob(inp) if isinstance(inp, Press) else InputJob(inp))
+
+
+def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int = 1) -> dict[str, Any]:
+    """`inputs` inputs of the game's seeded random player; only those that change the public state
+    are timed (the others publish nothing a screen could wait for) and counted in `skipped`."""
     broker = start_broker(directory / "broker")
-    box = SimBox(directory / "data", game="dog")
+    box = SimBox(directory / "data", game=game_id)
+    game = load_game(box.service.selected)
+    rng = random.Random(seed)
     link: MqttLink | None = None
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="houston-bench")
     try:
-        box.command("start_game", {"game": "dog", "options": {}})
+        box.command("start_game", {"game": game.info.id, "options": game.demo_options()})
         link = MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
                         password=broker.passwords["box"]).start()
         if not link.connection.wait_connected(10):
@@ -92,18 +118,35 @@ def measure(inputs: int, directory: Path) -> dict[str, Any]:
         box.service.outlets = [stamp, *box.service.outlets]
         latencies: list[float] = []
         in_service: list[float] = []
-        for n in range(1, inputs + 1):
+        skipped = 0
+        while len(latencies) < inputs:
+            session = box.session
+            if session is None:
+                box.command("start_game", {"game": game.info.id, "options": game.demo_options()})
+                continue
+            legal = game.legal_inputs(session.state)
+            inp = game.random_input(session.state, legal, rng.randrange)
+            before = stamp.seq
             start = time.perf_counter()
-            box.service.post(Job("press", Press("ok")))
-            if not watcher.wait_for(n, 5):
-                raise RuntimeError(f"state for input {n} never arrived")
+            _post(box, inp)
+            if not stamp.wait_after(before, 5):
+                raise RuntimeError("the service did not handle an input")
+            if not stamp.changed:
+                skipped += 1
+                box.service.wait_idle()
+                continue
+            if not watcher.wait_for(stamp.seq, 5):
+                raise RuntimeError(f"state {stamp.seq} never arrived")
             latencies.append((time.perf_counter() - start) * 1000)
             in_service.append((stamp.last - start) * 1000)
+            box.service.wait_idle()
         p99 = percentile(latencies, 99)
         return {
             "bench": "mqtt",
             "path": "service queue -> rules -> journal commit -> broker -> dashboard client",
+            "game": game.info.id,
             "inputs": inputs,
+            "skipped": skipped,
             "p50_ms": round(percentile(latencies, 50), 3),
             "p90_ms": round(percentile(latencies, 90), 3),
             "p99_ms": round(p99, 3),
@@ -128,11 +171,12 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="houston bench mqtt", description=__doc__)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--inputs", type=int, default=1000, help="inputs to measure (default 1000)")
+    parser.add_argument("--game", help="game to play (default: the configured game)")
     parser.add_argument("--data-dir", help="journal directory (default: a temp dir; use the SD card on a Pi)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="houston-bench-mqtt-") as tmp:
         directory = Path(args.data_dir) if args.data_dir else Path(tmp)
-        result = measure(max(1, args.inputs), directory)
+        result = measure(max(1, args.inputs), directory, args.game)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

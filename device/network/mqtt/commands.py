@@ -1,8 +1,10 @@
 """Commands in: a message on houston/<box>/cmd/<name> (or admin/cmd/<name>) becomes a service job.
 
-Parsing happens here (size, JSON, object); the meaning (press, choose, undo, start a game...) and
-every rule check happen in `Service.command` on the service thread, through the same validation
-and journal as a button. The answer goes to `<command topic>/reply`, zigbee2mqtt style:
+Parsing happens here, at the edge: size, JSON, an object, then field by field against the
+command's allow-list (device/box/commands.py). The meaning (press, choose, undo, start a game...)
+and every rule check happen in `Service.command` on the service thread, through the same
+validation and journal as a button; a command that does not parse is refused there too, so the
+table hears why. The answer goes to `<command topic>/reply`, zigbee2mqtt style:
 {"status": "ok"|"error", ...}, echoing a "transaction" field if the request carried one.
 Privilege comes from the topic alone: only `admin` may write admin/cmd (the broker's ACL), so a
 scan (which names a card) is accepted from there and refused from cmd/.
@@ -14,8 +16,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from device.box.service import Job
+from device.box.commands import User, parse_command
+from device.box.jobs import CommandJob, Job, RefuseJob
 from device.network.mqtt.topics import Topics, encode
+from games.core import RuleError
 
 MAX_COMMAND_BYTES = 4096
 TRANSACTION = "transaction"
@@ -53,7 +57,12 @@ class CommandHandler:
         if body is None:
             answer(problem or error_reply("malformed_input", "not understood"))
             return True
-        self.post(Job("command", (name, body, privileged), answer))
+        try:
+            command = parse_command(name, body, User.ADMIN if privileged else User.DISPLAY)
+        except RuleError as exc:
+            self.post(RefuseJob(exc, answer))
+            return True
+        self.post(CommandJob(command, answer))
         return True
 
     def _parse(self, payload: bytes) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:

@@ -11,6 +11,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -45,7 +46,7 @@ class Connection:
         on_connected: Callable[[], None] | None = None,
         on_message: Callable[[str, bytes], None] | None = None,
         reconnect: tuple[int, int] = (1, 8),
-        transport: str = "tcp",
+        transport: Literal["tcp", "websockets", "unix"] = "tcp",
     ) -> None:
         self.host, self.port, self.keepalive = host, port, keepalive
         self.subscriptions = list(subscriptions)
@@ -128,4 +129,4 @@ class Connection:
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         if self._on_message is not None:
-            self._on_message(message.topic, message.payload)
+            self._on_message(message.topic, bytes(message.payload))

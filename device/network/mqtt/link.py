@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from device.box.config import Settings
-from device.box.service import Job, Service, Update
+from device.box.jobs import CallJob
+from device.box.service import Service, Update
 from device.network.mqtt.commands import CommandHandler
 from device.network.mqtt.connection import Connection, Will
 from device.network.mqtt.discovery import STATUS_TOPIC, discovery_messages
@@ -72,7 +73,7 @@ class MqttLink:
 
     def start(self) -> MqttLink:
         self.service.outlets = [*self.service.outlets, self.outlet]
-        self.service.post(Job("call", self._seed))
+        self.service.post(CallJob(self._seed))
         if self.http is not None:
             self.http.start()
         self.connection.start()

@@ -1,0 +1,118 @@
+"""The counts of Here Comes the Dog: Feed, Assault and Fire Fest, at a round's end or as an
+incident, and what fainting does to a player's villagers. Each speaks its arithmetic in one
+sentence per player. Decisions beside the rulebook's words are in docs/rules/dog.md.
+"""
+
+from __future__ import annotations
+
+from games.core import Say, say
+from games.dog.data import RESTORE
+from games.dog.state import CHARCOAL, FIRE, MEAT, NO_STICKS, DogState, Sticks, add, evolve
+
+
+def feed_count(meat: int, pack: int) -> tuple[int, int]:
+    """(dogs tamed, meat wasted): "For every 2 meat sticks at hand: Tame 1 dog"; the odd one is
+    wasted (and so is meat for which the pack has no dog left)."""
+    tamed = min(meat // 2, pack)
+    return tamed, meat - 2 * tamed
+
+
+def assault_count(hand: Sticks) -> tuple[int, int, int]:
+    """(fended by meat, fended by fire+charcoal pairs, villagers that faint) for one hand: one dog
+    per meat stick attacks, every 2 meat fend one off, then each (fire + charcoal) pair one more,
+    only as many pairs as there are dogs left to fend."""
+    meat = hand[MEAT]
+    by_meat = meat // 2
+    pairs = min(hand[CHARCOAL], hand[FIRE], meat - by_meat)
+    return by_meat, pairs, meat - by_meat - pairs
+
+
+def faint(villagers: int, faints: int, n: int) -> tuple[int, int]:
+    """(villagers standing, times all fainted) after n villagers faint. All fainted: restore 2,
+    then 1; the third time the player is out (faints == 3). Dogs beyond the last standing
+    villager return to the pack."""
+    if n < villagers:
+        return villagers - n, faints
+    faints += 1
+    return (RESTORE[faints - 1] if faints <= len(RESTORE) else 0), faints
+
+
+def active(state: DogState) -> list[int]:
+    return [i for i in range(len(state.teams)) if state.faints[i] < 3]
+
+
+def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
+    """Every player tames a dog per 2 meat in hand. As an incident, the meat used returns."""
+    hands, dogs = list(state.hands), list(state.dogs)
+    pack, bonfire = state.pack, state.bonfire
+    lines: list[Say] = []
+    for i in active(state):
+        meat = hands[i][MEAT]
+        tamed, wasted = feed_count(meat, pack)
+        pack -= tamed
+        dogs[i] += tamed
+        if incident and tamed:
+            used = (2 * tamed, 0, 0)
+            hands[i] = (meat - 2 * tamed, hands[i][CHARCOAL], hands[i][FIRE])
+            bonfire = add(bonfire, used)
+        lines.append(say("feed_player", team=state.teams[i], meat=meat, tamed=tamed, wasted=wasted))
+    return evolve(state, hands=tuple(hands), dogs=tuple(dogs), pack=pack, bonfire=bonfire), lines
+
+
+def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
+    """Every player is assaulted by a dog per meat in hand and fends them off; the unguarded
+    villagers faint. As an incident, the sticks used for defence return to the bonfire."""
+    hands, dogs = list(state.hands), list(state.dogs)
+    villagers, faints = list(state.villagers), list(state.faints)
+    pack, bonfire = state.pack, state.bonfire
+    lines: list[Say] = []
+    for i in active(state):
+        hand = hands[i]
+        by_meat, pairs, fainting = assault_count(hand)
+        team = state.teams[i]
+        lines.append(say("assault_player", team=team, dogs=hand[MEAT], by_meat=by_meat, by_pairs=pairs,
+                         faint=fainting))
+        if incident:
+            used = (2 * by_meat, pairs, pairs)
+            hands[i] = hand = (hand[0] - used[0], hand[1] - used[1], hand[2] - used[2])
+            bonfire = add(bonfire, used)
+        if not fainting:
+            continue
+        standing, times = faint(villagers[i], faints[i], fainting)
+        if times > faints[i]:
+            pack += dogs[i]
+            if times >= 3:
+                lines.append(say("knocked_out", team=team, dogs=dogs[i]))
+                bonfire = add(bonfire, hand)  # an out player's sticks go back to the bonfire
+                hands[i] = NO_STICKS
+            else:
+                lines.append(say("all_fainted", team=team, dogs=dogs[i], restored=standing))
+            dogs[i] = 0
+        villagers[i], faints[i] = standing, times
+    new = evolve(state, hands=tuple(hands), dogs=tuple(dogs), villagers=tuple(villagers), faints=tuple(faints),
+                  pack=pack, bonfire=bonfire)
+    return new, lines
+
+
+def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
+    """Every player returns their fire sticks to the bonfire."""
+    hands = list(state.hands)
+    bonfire = state.bonfire
+    lines: list[Say] = []
+    for i in active(state):
+        fire = hands[i][FIRE]
+        hands[i] = (hands[i][MEAT], hands[i][CHARCOAL], 0)
+        bonfire = (bonfire[0], bonfire[1], bonfire[2] + fire)
+        lines.append(say("fire_fest_player", team=state.teams[i], fire=fire))
+    return evolve(state, hands=tuple(hands), bonfire=bonfire), lines
+
+
+def countable(state: DogState, incident: str) -> bool:
+    """Whether anyone has sticks for the incident's count ("If no one has sufficient sticks for
+    any count of the incident, the same player simply rolls the dice again")."""
+    hands = [state.hands[i] for i in active(state)]
+    if incident == "feed":
+        return any(h[MEAT] >= 2 for h in hands) and state.pack > 0
+    if incident == "assault":
+        return any(h[MEAT] >= 1 for h in hands)
+    return any(h[FIRE] >= 1 for h in hands)

@@ -1,0 +1,503 @@
+"""The phase table of Here Comes the Dog: for each phase, plain functions prompt / check / apply /
+legal of the state. Set-up by team buttons, a turn (roll or exchange), choosing a take, the two
+steps of a theft, and the ends of rounds and of the game. Decisions beside the rulebook's words
+are in docs/rules/dog.md.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from games.core import (
+    OK,
+    SLOTS,
+    TEAM_COLOURS,
+    Choose,
+    Effect,
+    GameOver,
+    IllegalInput,
+    Input,
+    Light,
+    Outcomes,
+    Press,
+    Prompt,
+    Say,
+    Sound,
+    say,
+)
+from games.dog import events
+from games.dog.data import BONFIRE, DOGS, LED_COLOURS, MAX_PLAYERS, MIN_PLAYERS, VILLAGERS
+from games.dog.dice import classify, load_dice, read_roll, roll_requests
+from games.dog.state import (
+    CHARCOAL,
+    COLOURS,
+    EXCHANGE,
+    MEAT,
+    NO_STICKS,
+    OVER,
+    STEAL,
+    TAKE,
+    TURN,
+    VICTIM,
+    DogState,
+    Sticks,
+    add,
+    evolve,
+    logged,
+    sub,
+)
+
+DICE = load_dice()
+ROLL = roll_requests(DICE)
+INDEX = {colour: i for i, colour in enumerate(COLOURS)}
+
+PRESS = {colour: Press(colour) for colour in TEAM_COLOURS}
+PRESS_OK = Press(OK)
+HOLD_OK = Press(OK, hold=True)
+TEAM_PATTERNS = {colour: f"press:{colour}" for colour in TEAM_COLOURS}
+
+# "charcoal to meat, fire to meat, and fire to charcoal"; the reverse ones are named so that a
+# dashboard asking for them hears the rulebook's reason.
+EXCHANGES: tuple[str, ...] = ("charcoal-meat", "fire-meat", "fire-charcoal")
+REVERSED: tuple[str, ...] = ("meat-charcoal", "meat-fire", "charcoal-fire")
+TURN_ACCEPTS = ("press:ok", "hold:ok", *(f"choose:exchange:{x}" for x in (*EXCHANGES, *REVERSED)))
+ROLL_ONLY = ("press:ok",)
+
+
+def _delta(name: str) -> Sticks:
+    counts = [0, 0, 0]
+    for colour in name.split("+"):
+        counts[INDEX[colour]] += 1
+    return (counts[0], counts[1], counts[2])
+
+
+TAKES: dict[str, Sticks] = {}
+for _a in COLOURS:
+    TAKES[_a] = _delta(_a)
+    for _b in COLOURS[INDEX[_a]:]:
+        TAKES[f"{_a}+{_b}"] = _delta(f"{_a}+{_b}")
+
+
+@lru_cache(maxsize=512)
+def offer_say(stem: str, team: str, name: str) -> Say:
+    """A take in words: `<stem>_two` (a and b), `_pair` (two of a), `_one` (one a)."""
+    a, _, b = name.partition("+")
+    if not b:
+        return say(f"{stem}_one", team=team, a=a)
+    return say(f"{stem}_pair", team=team, a=a) if a == b else say(f"{stem}_two", team=team, a=a, b=b)
+
+
+# --- set-up ---------------------------------------------------------------------------------
+
+
+def start(teams: tuple[str, ...], rounds: int) -> DogState:
+    """The first turn: "bonfire meat 9 / charcoal 7 / fire 5", 3 villagers each, 25 dogs."""
+    n = len(teams)
+    return DogState(phase=TURN, teams=teams, rounds=rounds, bonfire=BONFIRE, pack=DOGS, hands=(NO_STICKS,) * n,
+                    dogs=(0,) * n, villagers=(VILLAGERS,) * n, faints=(0,) * n)
+
+
+def order_prompt(s: DogState) -> Prompt:
+    lights = tuple(c for c in TEAM_COLOURS if c not in s.teams) if len(s.teams) < MAX_PLAYERS else ()
+    return Prompt(say("order_prompt", players=len(s.teams)), accepts=(*TEAM_PATTERNS.values(), "press:ok"),
+                  lights=(*lights, OK) if len(s.teams) >= MIN_PLAYERS else lights)
+
+
+def order_check(s: DogState, inp: Input) -> tuple:
+    assert isinstance(inp, Press)
+    if inp.button == OK:
+        if len(s.teams) < MIN_PLAYERS:
+            raise IllegalInput("too_few_players", {"min": MIN_PLAYERS, "players": len(s.teams)})
+        return ()
+    if inp.button in s.teams:
+        raise IllegalInput("already_in_order", {"team": inp.button, "place": s.teams.index(inp.button) + 1})
+    if len(s.teams) >= MAX_PLAYERS:
+        raise IllegalInput("too_many_players", {"max": MAX_PLAYERS, "team": inp.button})
+    return ()
+
+
+def order_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    assert isinstance(inp, Press)
+    if inp.button != OK:
+        teams = (*s.teams, inp.button)
+        return evolve(s, teams=teams), [say("player_joined", team=inp.button, place=len(teams))]
+    first = start(s.teams, s.rounds)
+    names = {f"x{i + 1}": t for i, t in enumerate(s.teams)}
+    line = say(f"play_order_{len(s.teams)}", **names)
+    return evolve(first, log=(line,)), [line, say("round_begins", round=1, team=first.team())]
+
+
+def order_legal(s: DogState) -> list[Input]:
+    legal: list[Input] = [PRESS[c] for c in TEAM_COLOURS if c not in s.teams] if len(s.teams) < MAX_PLAYERS else []
+    return [*legal, PRESS_OK] if len(s.teams) >= MIN_PLAYERS else legal
+
+
+# --- a turn: roll or exchange ---------------------------------------------------------------
+
+
+def turn_prompt(s: DogState) -> Prompt:
+    return _turn_prompt(s.teams[s.current], s.round, s.must_roll)
+
+
+@lru_cache(maxsize=256)
+def _turn_prompt(team: str, round: int, must_roll: bool) -> Prompt:
+    if must_roll:
+        return Prompt(say("roll_again", team=team), accepts=ROLL_ONLY, lights=(team, OK))
+    return Prompt(say("turn_prompt", team=team, round=round), accepts=TURN_ACCEPTS, lights=(team, OK))
+
+
+def exchange_refusal(s: DogState, name: str) -> tuple[str, dict] | None:
+    """Why the current player may not make this exchange now (None: they may)."""
+    give, _, get = name.partition("-")
+    params = {"team": s.teams[s.current], "give": give, "get": get}
+    if name not in EXCHANGES:
+        return "exchange_not_mutual", params
+    if s.hands[s.current][INDEX[give]] == 0:
+        return "exchange_no_stick", params
+    left = s.bonfire[INDEX[get]]
+    if left == 0:
+        return "exchange_bonfire_empty", params
+    if left == 1 and get in ("meat", "charcoal"):
+        return "exchange_ends_round", params
+    return None
+
+
+def legal_exchanges(s: DogState) -> tuple[str, ...]:
+    return _legal_exchanges(s.hands[s.current], s.bonfire)
+
+
+@lru_cache(maxsize=8192)
+def _legal_exchanges(hand: Sticks, bonfire: Sticks) -> tuple[str, ...]:
+    """The exchanges a hand may make with a bonfire (see exchange_refusal)."""
+    legal = []
+    for name in EXCHANGES:
+        give, _, get = name.partition("-")
+        left = bonfire[INDEX[get]]
+        if hand[INDEX[give]] and left and not (left == 1 and get != "fire"):
+            legal.append(name)
+    return tuple(legal)
+
+
+def turn_check(s: DogState, inp: Input) -> tuple:
+    if isinstance(inp, Press):
+        if not inp.hold:
+            return ROLL
+        if not legal_exchanges(s):
+            keys = {r[0] for r in (exchange_refusal(s, x) for x in EXCHANGES) if r}
+            key = ("no_exchange_sticks" if keys == {"exchange_no_stick"}
+                   else "no_exchange_ends_round" if "exchange_ends_round" in keys else "no_exchange_bonfire")
+            raise IllegalInput(key, {"team": s.teams[s.current]})
+        return ()
+    assert isinstance(inp, Choose)
+    refusal = exchange_refusal(s, inp.option.partition(":")[2])
+    if refusal:
+        raise IllegalInput(*refusal)
+    return ()
+
+
+def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    if isinstance(inp, Choose):
+        return exchange(s, inp.option.partition(":")[2])
+    assert isinstance(inp, Press)
+    if inp.hold:
+        return evolve(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
+    return rolled(s, read_roll(DICE, outcomes))
+
+
+def turn_legal(s: DogState) -> list[Input]:
+    if s.must_roll:
+        return [PRESS_OK]
+    return list(_turn_legal(legal_exchanges(s)))
+
+
+@lru_cache(maxsize=16)
+def _turn_legal(offers: tuple[str, ...]) -> tuple[Input, ...]:
+    if not offers:
+        return (PRESS_OK,)
+    return (PRESS_OK, HOLD_OK, *(Choose(f"exchange:{x}") for x in offers))
+
+
+# --- exchanging -----------------------------------------------------------------------------
+
+
+def exchange_prompt(s: DogState) -> Prompt:
+    team = s.teams[s.current]
+    give, _, get = s.offers[s.pick].partition("-")
+    return Prompt(say("exchange_offer", team=team, give=give, get=get), accepts=(TEAM_PATTERNS[team], "press:ok"),
+                  lights=(team, OK))
+
+
+def cycle_check(s: DogState, inp: Input) -> tuple:
+    return ()
+
+
+def exchange_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    assert isinstance(inp, Press)
+    if inp.button != OK:
+        return evolve(s, pick=(s.pick + 1) % len(s.offers)), []
+    return exchange(s, s.offers[s.pick])
+
+
+def cycle_legal(s: DogState) -> list[Input]:
+    return [PRESS[s.teams[s.current]], PRESS_OK]
+
+
+def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
+    """One stick from the hand to the bonfire for one of another colour; the turn is over."""
+    give, _, get = name.partition("-")
+    delta = [0, 0, 0]
+    delta[INDEX[get]] += 1
+    delta[INDEX[give]] -= 1
+    d: Sticks = (delta[0], delta[1], delta[2])
+    i = s.current
+    hands = (*s.hands[:i], add(s.hands[i], d), *s.hands[i + 1:])
+    line = say("exchanged", team=s.teams[i], give=give, get=get)
+    return next_turn(evolve(s, hands=hands, bonfire=sub(s.bonfire, d), log=logged(s.log, [line]))), [line]
+
+
+# --- rolling --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
+def take_offers(bonfire: Sticks, roll: tuple[str, ...]) -> tuple[str, ...]:
+    """The takes a roll allows: two of the dice's colours ("choose 2 from the 3 colors"), or one
+    stick when a colour shown is gone from the bonfire ("take 1 stick only")."""
+    shown = sorted(set(roll), key=INDEX.__getitem__)
+    if any(bonfire[INDEX[c]] == 0 for c in shown):
+        return tuple(c for c in shown if bonfire[INDEX[c]] > 0)
+    offers: list[str] = []
+    for a, b in combinations(sorted(roll, key=INDEX.__getitem__), 2):
+        name = f"{a}+{b}"
+        need = TAKES[name]
+        if name not in offers and all(bonfire[k] >= need[k] for k in range(3)):
+            offers.append(name)
+    return tuple(offers)
+
+
+@lru_cache(maxsize=64)
+def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
+    """The sound, words and slot LEDs of a roll, and what it means (take, theft or an incident)."""
+    a, b, c = roll
+    return (Sound("dice"), say("dice_rolled", a=a, b=b, c=c), Light("slot:A", LED_COLOURS[a]),
+            Light("slot:B", LED_COLOURS[b]), Light("slot:C", LED_COLOURS[c])), classify(roll)
+
+
+def thieves_victims(s: DogState) -> list[int]:
+    return [i for i in range(len(s.teams)) if i != s.current and s.faints[i] < 3 and any(s.hands[i])]
+
+
+def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
+    """Show the dice, then: a take, a theft, or an incident (and the same player rolls again)."""
+    team = s.teams[s.current]
+    effects, kind = _shown(roll)
+    effects = list(effects)
+    n = s.rolls + 1
+    if kind == "take":
+        offers = take_offers(s.bonfire, roll)
+        if offers:
+            return evolve(s, phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n), effects
+        effects.append(say("nothing_to_take", team=team))
+        return evolve(s, roll=roll, rolls=n, must_roll=True), effects
+    s = evolve(s, roll=roll, rolls=n)
+    line = say("rolled", team=team, a=roll[0], b=roll[1], c=roll[2])
+    if kind == "theft":
+        effects.append(say("theft", team=team))
+        if not thieves_victims(s):
+            nobody = say("theft_nobody", team=team)
+            effects.append(nobody)
+            return evolve(s, must_roll=True, log=logged(s.log, [line, nobody])), effects
+        return evolve(s, phase=VICTIM, must_roll=False, log=logged(s.log, [line])), effects
+    return incident(s, kind, effects, line)
+
+
+def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[DogState, list[Effect]]:
+    """Feed, Assault or Fire Fest for every player; then the same player rolls again."""
+    effects += [Sound("alarm"), say(f"incident_{kind}")]
+    lines: list[Say] = [line, say(f"incident_{kind}")]
+    if not events.countable(s, kind):
+        lines.append(say("nobody_counted"))
+    elif kind == "feed":
+        s, more = events.feed(s, incident=True)
+        lines += more
+    elif kind == "assault":
+        s, more = events.assault(s, incident=True)
+        lines += more
+    else:
+        s, more = events.fire_fest(s)
+        lines += more
+    effects += lines[2:]
+    s = evolve(s, must_roll=True, log=logged(s.log, lines))
+    if not events.active(s):
+        return game_over(s, effects)
+    if s.out(s.current):
+        return next_turn(s), effects
+    effects.append(say("roll_again", team=s.teams[s.current]))
+    return s, effects
+
+
+# --- taking ---------------------------------------------------------------------------------
+
+
+def take_prompt(s: DogState) -> Prompt:
+    return _take_prompt(s.teams[s.current], s.offers, s.pick)
+
+
+@lru_cache(maxsize=1024)
+def _take_prompt(team: str, offers: tuple[str, ...], pick: int) -> Prompt:
+    return Prompt(offer_say("take_offer", team, offers[pick]),
+                  accepts=(TEAM_PATTERNS[team], "press:ok", *(f"choose:take:{o}" for o in offers)),
+                  lights=(team, OK))
+
+
+def take_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    if isinstance(inp, Choose):
+        return take(s, inp.option.partition(":")[2])
+    assert isinstance(inp, Press)
+    if inp.button != OK:
+        return evolve(s, pick=(s.pick + 1) % len(s.offers)), []
+    return take(s, s.offers[s.pick])
+
+
+def take_legal(s: DogState) -> list[Input]:
+    return list(_take_legal(s.teams[s.current], s.offers))
+
+
+@lru_cache(maxsize=1024)
+def _take_legal(team: str, offers: tuple[str, ...]) -> tuple[Input, ...]:
+    return (PRESS[team], PRESS_OK, *(Choose(f"take:{o}") for o in offers))
+
+
+def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
+    """Move the sticks; if meat or charcoal is now all taken, the round ends at once."""
+    d = TAKES[name]
+    i = s.current
+    hands = (*s.hands[:i], add(s.hands[i], d), *s.hands[i + 1:])
+    bonfire = sub(s.bonfire, d)
+    line = offer_say("took", s.teams[i], name)
+    log = logged(s.log, [line])
+    if bonfire[MEAT] == 0 or bonfire[CHARCOAL] == 0:
+        return round_end(evolve(s, hands=hands, bonfire=bonfire, log=log), [line])
+    return evolve(s, hands=hands, bonfire=bonfire, log=log, phase=TURN, current=next_active(s, i), must_roll=False,
+                  offers=(), pick=0), [line]
+
+
+# --- theft ----------------------------------------------------------------------------------
+
+
+def victim_prompt(s: DogState) -> Prompt:
+    team = s.teams[s.current]
+    others = [s.teams[i] for i in range(len(s.teams)) if i != s.current and s.faints[i] < 3]
+    lights = tuple(s.teams[i] for i in thieves_victims(s))
+    return Prompt(say("theft_victim", team=team), accepts=tuple(TEAM_PATTERNS[t] for t in others), lights=lights)
+
+
+def victim_check(s: DogState, inp: Input) -> tuple:
+    assert isinstance(inp, Press)
+    if not any(s.hands[s.teams.index(inp.button)]):
+        raise IllegalInput("nothing_to_steal", {"team": inp.button})
+    return ()
+
+
+def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    assert isinstance(inp, Press)
+    victim = s.teams.index(inp.button)
+    held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)
+    return evolve(s, phase=STEAL, victim=victim, offers=held, pick=0), []
+
+
+def victim_legal(s: DogState) -> list[Input]:
+    return [PRESS[s.teams[i]] for i in thieves_victims(s)]
+
+
+def steal_prompt(s: DogState) -> Prompt:
+    team = s.teams[s.current]
+    return Prompt(say("steal_offer", team=team, victim=s.teams[s.victim], colour=s.offers[s.pick]),
+                  accepts=(TEAM_PATTERNS[team], "press:ok", *(f"choose:steal:{c}" for c in s.offers)),
+                  lights=(team, OK))
+
+
+def steal_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    if isinstance(inp, Choose):
+        return steal(s, inp.option.partition(":")[2])
+    assert isinstance(inp, Press)
+    if inp.button != OK:
+        return evolve(s, pick=(s.pick + 1) % len(s.offers)), []
+    return steal(s, s.offers[s.pick])
+
+
+def steal_legal(s: DogState) -> list[Input]:
+    return [PRESS[s.teams[s.current]], PRESS_OK, *(Choose(f"steal:{c}") for c in s.offers)]
+
+
+def steal(s: DogState, colour: str) -> tuple[DogState, list[Effect]]:
+    """One stick of `colour` from the victim's hand to the thief's; the turn is over."""
+    d = _delta(colour)
+    hands = list(s.hands)
+    hands[s.current] = add(hands[s.current], d)
+    hands[s.victim] = sub(hands[s.victim], d)
+    line = say("stole", team=s.teams[s.current], victim=s.teams[s.victim], colour=colour)
+    return next_turn(evolve(s, hands=tuple(hands), victim=-1, log=logged(s.log, [line]))), [line]
+
+
+# --- turns, rounds and the end --------------------------------------------------------------
+
+
+def next_active(s: DogState, i: int) -> int:
+    n = len(s.teams)
+    for step in range(1, n + 1):
+        j = (i + step) % n
+        if s.faints[j] < 3:
+            return j
+    return i
+
+
+def next_turn(s: DogState) -> DogState:
+    return evolve(s, phase=TURN, current=next_active(s, s.current), must_roll=False, offers=(), pick=0)
+
+
+def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect]]:
+    """Feed (meat all taken), Assault (charcoal all taken) or no event (both); sticks return;
+    the player after the one who ended the round begins the next; after the last round, the end."""
+    meat_out, charcoal_out = s.bonfire[MEAT] == 0, s.bonfire[CHARCOAL] == 0
+    if meat_out and charcoal_out:
+        lines: list[Say] = [say("round_end_none", round=s.round, team=s.teams[s.current])]
+    elif meat_out:
+        s, more = events.feed(s, incident=False)
+        lines = [say("round_end_feed", round=s.round, team=s.teams[s.current]), *more]
+    else:
+        s, more = events.assault(s, incident=False)
+        lines = [say("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
+    effects = [*effects, Sound("alarm"), *lines]
+    s = evolve(s, bonfire=BONFIRE, hands=(NO_STICKS,) * len(s.teams), log=logged(s.log, lines))
+    if s.round >= s.rounds or not events.active(s):
+        return game_over(s, effects)
+    s = next_turn(evolve(s, round=s.round + 1))
+    begins = say("round_begins", round=s.round, team=s.teams[s.current])
+    return evolve(s, log=logged(s.log, [begins])), [*effects, begins]
+
+
+def ranking(s: DogState) -> list[tuple[int, int, str]]:
+    """(dogs, standing villagers, team), best first: "the total number of dogs tamed. If the
+    numbers are even, decide the winner by the number of active villagers"."""
+    return sorted(((s.dogs[i], s.villagers[i], t) for i, t in enumerate(s.teams)),
+                  key=lambda r: (-r[0], -r[1]))
+
+
+def game_over(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect]]:
+    ranked = ranking(s)
+    standings = [say("standing", team=t, dogs=d, villagers=v) for d, v, t in ranked]
+    if not events.active(s):
+        winners: tuple[str, ...] = ()
+        reason, verdict = "all_knocked_out", say("all_knocked_out")
+    else:
+        best = ranked[0][:2]
+        winners = tuple(t for d, v, t in ranked if (d, v) == best)
+        reason = "rounds_played"
+        names = {f"x{i + 1}": t for i, t in enumerate(winners)}
+        verdict = say(f"winner_{len(winners)}" if len(winners) > 1 else "winner", **names, dogs=best[0],
+                      villagers=best[1])
+    lines = [*standings, verdict]
+    over = evolve(s, phase=OVER, result=reason, winners=winners, offers=(), log=logged(s.log, lines))
+    lights = [Light(f"slot:{slot}", "off") for slot in SLOTS]
+    return over, [*effects, *lines, *lights, Sound("fanfare"), GameOver(reason, winners)]

@@ -1,0 +1,84 @@
+"""The state of a game of Here Comes the Dog: one frozen record of tuples, replaced on each input.
+
+Sticks are counted as (meat, charcoal, fire) triples, on the bonfire and in each hand; teams are
+indexed by their place in the play order. Nothing here is hidden: the whole table sees it all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.core import Say
+
+Sticks = tuple[int, int, int]
+MEAT, CHARCOAL, FIRE = 0, 1, 2
+COLOURS: tuple[str, ...] = ("meat", "charcoal", "fire")
+NO_STICKS: Sticks = (0, 0, 0)
+
+# phases
+ORDER = "order"  # players press their team buttons in play order, then OK
+TURN = "turn"  # the player whose turn it is rolls (OK) or exchanges (hold OK / a choice)
+EXCHANGE = "exchange"  # cycling through the legal exchanges
+TAKE = "take"  # cycling through the legal takes of a roll
+VICTIM = "victim"  # theft: the roller presses the victim's team button
+STEAL = "steal"  # theft: cycling through the colours the victim holds
+OVER = "over"
+
+LOG_LINES = 30  # the public log keeps this many events
+
+
+@dataclass(frozen=True)
+class DogState:
+    """Everything the box keeps. `faints[i]` counts how often all of team i's villagers fainted
+    (3 = knocked out). `offers` are what the current player cycles through (takes, exchanges or
+    colours, as option names); `pick` is the one on offer now."""
+
+    phase: str
+    teams: tuple[str, ...]
+    rounds: int
+    bonfire: Sticks
+    pack: int
+    hands: tuple[Sticks, ...] = ()
+    dogs: tuple[int, ...] = ()
+    villagers: tuple[int, ...] = ()
+    faints: tuple[int, ...] = ()
+    round: int = 1
+    current: int = 0
+    must_roll: bool = False  # after an incident or a theft with nobody to rob: roll again
+    roll: tuple[str, ...] = ()
+    rolls: int = 0  # dice rolled this game
+    offers: tuple[str, ...] = ()
+    pick: int = 0
+    victim: int = -1
+    log: tuple[Say, ...] = ()
+    result: str = ""
+    winners: tuple[str, ...] = ()
+
+    def team(self) -> str:
+        return self.teams[self.current]
+
+    def out(self, i: int) -> bool:
+        return self.faints[i] >= 3
+
+
+def evolve(s: DogState, **changes: object) -> DogState:
+    """`dataclasses.replace` without re-running __init__: a copy of the fields with `changes`.
+    Four times faster, which `houston simulate` notices; the record stays frozen to its users."""
+    new = object.__new__(DogState)
+    fields = new.__dict__
+    fields.update(s.__dict__)
+    fields.update(changes)
+    return new
+
+
+def add(a: Sticks, b: Sticks) -> Sticks:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def sub(a: Sticks, b: Sticks) -> Sticks:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+def logged(state_log: tuple[Say, ...], lines: list[Say]) -> tuple[Say, ...]:
+    """The log with `lines` appended, keeping the last LOG_LINES."""
+    return (*state_log, *lines)[-LOG_LINES:]

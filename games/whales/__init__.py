@@ -1,0 +1,3 @@
+from games.whales.rules import GAME
+
+__all__ = ["GAME"]

@@ -1,0 +1,73 @@
+"""Never the face-down card in public, end to end: two boxes on a real broker, the same table,
+the same inputs except which card is held face down over the lid. Until it is flipped, every
+message on the public topics is byte-identical; the offerer's own topic does differ."""
+
+from __future__ import annotations
+
+from games.core import Input, Press, Scan
+from games.session import Session
+from games.whales.rules import GAME
+from games.whales.state import OFFER_CARD
+
+
+def inputs_to_second_offer() -> tuple[list[Input], list[str]]:
+    """The demo's inputs up to the second turn's face-down scan (the first turn's slip and BACK
+    included), and the cards that could be held face down there."""
+    session = Session.start(GAME, GAME.demo_options())
+    played: list[Input] = []
+    step = 0
+    while not (session.state.phase == OFFER_CARD and session.state.turns == 1):
+        inp = GAME.demo_input(session.state, step)
+        assert inp is not None
+        step += 1
+        played.append(inp)
+        if inp == Press("back"):
+            session.undo()
+            continue
+        try:
+            session.check(inp)
+        except ValueError:
+            continue  # refused at the table too: played all the same
+        session.submit(inp, {}, step)
+    return played, list(session.state.deck)
+
+
+def drive(box, inp: Input) -> None:
+    if isinstance(inp, Scan):
+        box.scan(inp.card)
+    else:
+        box.press(inp.button, hold=inp.hold)
+
+
+def test_the_card_held_face_down_changes_nothing_public(linked_whales, whales_probes):
+    played, deck = inputs_to_second_offer()
+    offerer = GAME.demo_options()["teams"][1]
+    receiver = GAME.demo_options()["teams"][2]
+    streams, private = [], []
+    for face_down in (deck[0], deck[-1]):
+        box, link = linked_whales(GAME.demo_options())
+        dash = whales_probes("dashboard", (f"houston/{link.topics.box}/#",))
+        team = whales_probes(offerer, (link.topics.team(offerer),))
+        dash.wait_for(lambda m, t=link.topics.state: m.topic == t)
+        for inp in [*played, Scan(face_down), Press(receiver)]:
+            drive(box, inp)
+        assert box.session.state.phase == "decide" and box.session.state.offered == face_down
+        box.service.wait_idle()
+        last = box.recorder.updates[-1]
+        assert dash.wait_for(lambda m, s=last.seq: m.topic.endswith("/state") and m.json()["seq"] == s, 3)
+        for event in last.events:  # every event of the last update has arrived too
+            want = {**event, "seq": last.seq}
+            assert dash.wait_for(lambda m, w=want: m.topic.endswith("/events") and
+                                 {k: v for k, v in m.json().items() if k != "schema"} == w, 3)
+        view = box.service.team_views()[offerer]
+        assert team.wait_for(lambda m, v=view: m.json()["view"] == v, 3)
+        box_id = link.topics.box
+        streams.append([(m.topic.replace(box_id, "<box>"), m.payload.replace(box_id.encode(), b"<box>"))
+                        for m in dash.messages])
+        private.append([m.payload for m in team.messages])
+        text = b"".join(p for _, p in streams[-1]).decode()
+        assert GAME.card_name(face_down) not in text and face_down not in text
+    assert len(streams[0]) > 50
+    assert streams[0] == streams[1]
+    assert all("/team/" not in topic for topic, _ in streams[0])
+    assert private[0] != private[1]  # the offerer's own view names the card they hold

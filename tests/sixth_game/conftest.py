@@ -1,0 +1,54 @@
+"""Fixtures for the sixth-game test: the toy game installed from a temporary folder (and removed
+after), one real Mosquitto with WebSockets, one headless Chromium."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from device.network.mqtt.broker import Broker, start_broker
+from games import registry
+
+TOY_SOURCE = Path(__file__).resolve().parent / "toygame"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def toy_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A folder holding games/toygame/ (written from tests/sixth_game/toygame), put on sys.path
+    and discovered; nothing in the repository lists it. Removed and forgotten afterwards."""
+    root = tmp_path_factory.mktemp("sixth-game")
+    shutil.copytree(TOY_SOURCE, root / "games" / "toygame", ignore=shutil.ignore_patterns("__pycache__"))
+    sys.path.insert(0, str(root))
+    registry.refresh()
+    try:
+        yield root
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m == "games.toygame" or m.startswith("games.toygame.")]:
+            del sys.modules[name]
+        registry.refresh()
+
+
+@pytest.fixture(scope="module")
+def ws_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
+    b = start_broker(tmp_path_factory.mktemp("mosquitto-sixth"))
+    yield b
+    b.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
