@@ -177,7 +177,7 @@ DIFFICULTIES = {
 
 
 def _albumentations(difficulty: HeldoutDifficulty):
-    import albumentations as A  # the held-out camera only: the device does not need it
+    import albumentations as A  # type: ignore[import-untyped]  # the held-out camera only; not on the device
 
     return A.Compose(
         [

@@ -557,7 +557,7 @@ class Identifier:
         if len(seen) < 50:
             return leader, sim, 0.0, 0.0
         gain = (seen * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
-        results = []
+        results: list[tuple[float, float, int]] = []
         for _ in range(2):
             results = []
             for rival in np.flatnonzero(self.twins[leader]):
