@@ -205,9 +205,7 @@ def _time_identifier(ident: Any, frames: list[np.ndarray], cpu: list[float] | No
 def _timing_frames(world: World, cards: list[str], n: int, empty: bool = False) -> list[np.ndarray]:
     base = _worker["seed_base"] + _SEEDS["empty" if empty else "timing"]
     faces = {c: world.render(c) for c in cards}
-    return [
-        next(world.hold(None if empty else faces[cards[i % len(cards)]], base + i, "medium", i)) for i in range(n)
-    ]
+    return [next(world.hold(None if empty else faces[cards[i % len(cards)]], base + i, "medium", i)) for i in range(n)]
 
 
 def _enroll(world: World, tmp: Path) -> tuple[ReferenceSet, dict[str, Any]]:

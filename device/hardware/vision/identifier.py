@@ -165,13 +165,9 @@ class Identifier:
         self.twins = self._find_twins()
         have = all(r.details is not None and len(r.details) == len(r.cards) for r in reference_sets)
         self._details_f = (
-            np.concatenate([r.details for r in reference_sets]).astype(np.float32)
-            if have and reference_sets
-            else None
+            np.concatenate([r.details for r in reference_sets]).astype(np.float32) if have and reference_sets else None
         )
-        self._cmp_detail = (
-            bandpass_all(self._details_f, self.t.bandpass_sigma) if self._details_f is not None else None
-        )
+        self._cmp_detail = bandpass_all(self._details_f, self.t.bandpass_sigma) if self._details_f is not None else None
         self._detail_masks: dict[tuple[int, int], np.ndarray] = {}
         self.last_support = 0  # the best family's votes in the last frame (calibration reads it)
         self._family_norm = np.sqrt(self.alike.sum(axis=1)).astype(np.float64)
