@@ -18,7 +18,10 @@ Pipeline (one frame; docs/vision.md has the reasons and measurements):
    (badge_finder.py) and judged by the same checks.
 
 Look-alike sets are found when the identifier is built, from the enrolled references alone:
-cards sharing many near-identical descriptors at the same canonical positions.
+cards sharing many near-identical descriptors at the same canonical positions. Near-twins (faces
+differing on under 3% of the card) duel on detail faces by prediction error; faces of the same
+design in another colour duel on colour ratios. The decision thresholds come from the deck's
+calibration at enrollment (calibration.py); nothing depends on any catalogue's art.
 """
 
 from __future__ import annotations
