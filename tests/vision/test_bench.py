@@ -11,8 +11,10 @@ from device.hardware.vision import bench
 _LIGHT = {"folds": 1, "empty_scenes": 4, "other_cards": 2}
 
 
-@pytest.mark.parametrize("world", ["own", "held-out"])
-def test_tiny_benchmark_run_reports_all_figures(world: str) -> None:
+@pytest.mark.timeout(900)  # a whole 60-card enrollment with calibration; slow on a loaded machine
+def test_tiny_benchmark_run_reports_all_figures() -> None:
+    """The held-out world (the albumentations camera); the own world runs the same code."""
+    world = "held-out"
     r = bench.run(
         sequences=2,
         negatives=3,
