@@ -25,24 +25,7 @@ from games.core import Game, UnknownGame
 def _exported_game(module: ModuleType) -> Game | None:
     """The `GAME` a package exports, if it is a Game (anything else under games/ is not a game)."""
     game = vars(module).get("GAME")
-    if isinstance(game, Game):
-        return game
-    return _transitional_game(module)
-
-
-def _transitional_game(module: ModuleType) -> Game | None:
-    """Until every game is ported onto `games.core.Game` (issue 11), a package whose rules module
-    defines an old-style GAME is adapted. Delete with games/legacy.py once the ports land."""
-    from games.legacy import adapt
-
-    try:
-        rules = importlib.import_module(f"{module.__name__}.rules")
-    except ModuleNotFoundError:
-        return None
-    game = vars(rules).get("GAME")
-    if game is None:
-        return None
-    return game if isinstance(game, Game) else adapt(game)
+    return game if isinstance(game, Game) else None
 
 
 def _candidate_packages() -> list[str]:

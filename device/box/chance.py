@@ -38,11 +38,14 @@ def draw_one(request: ChanceRequest, drawer: Drawer) -> Any:
     """One outcome: an index with the request's exact integer odds, or a uniform permutation."""
     if isinstance(request, Chance):
         weights = request.weights
-        if not weights or min(weights) < 0:
+        if not weights:
             raise ValueError(f"chance {request.name}: weights must be non-negative with a positive sum")
         total = sum(weights)
-        if min(weights) == max(weights) > 0:  # equal odds (a die): the walk's answer, without the walk
-            return drawer.below(total) // weights[0]
+        first = weights[0]
+        if first > 0 and weights.count(first) == len(weights):  # equal odds (a die, a deal): no walk
+            return drawer.below(total) // first
+        if min(weights) < 0:
+            raise ValueError(f"chance {request.name}: weights must be non-negative with a positive sum")
         if total <= 0:
             raise ValueError(f"chance {request.name}: weights must be non-negative with a positive sum")
         ticket = drawer.below(total)

@@ -16,6 +16,8 @@ from typing import Any
 from games.core import PANEL_BUTTONS, SLOTS, TEAM_COLOURS
 
 REPO_CONFIG_DIR = Path(__file__).resolve().parents[2] / "firmware_config"
+CATALOGUE_DIR = Path(__file__).resolve().parent  # messages.<language>.toml: the languages the box speaks
+MAX_BOX_ID = 64  # the box id is a level of every MQTT topic and a client id: keep it short
 
 
 class ConfigError(ValueError):
@@ -40,6 +42,23 @@ def _str(v: Any) -> bool:
     return isinstance(v, str) and bool(v)
 
 
+def _installed_game(v: Any) -> bool:
+    from games.registry import game_ids
+
+    return isinstance(v, str) and v in game_ids()
+
+
+def languages() -> tuple[str, ...]:
+    """Languages with a box catalogue (the box speaks only what it has words for)."""
+    return tuple(sorted(p.name.split(".")[1] for p in CATALOGUE_DIR.glob("messages.*.toml")))
+
+
+def _shown(value: Any) -> str:
+    """A value as a config error names it: short, whatever was written."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _range(lo: float, hi: float) -> Callable[[Any], bool]:
     return lambda v: isinstance(v, int | float) and not isinstance(v, bool) and lo <= v <= hi
 
@@ -51,9 +70,12 @@ def _int_range(lo: int, hi: int) -> Callable[[Any], bool]:
 # section -> key -> (check, what it must be)
 SETTINGS_SCHEMA: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
     "box": {
-        "id": (lambda v: _str(v) and all(c.isalnum() or c in "-_" for c in v), "letters, digits, - or _"),
-        "game": (_str, "a game id"),
-        "language": (_str, "a language code such as en"),
+        "id": (
+            lambda v: _str(v) and len(v) <= MAX_BOX_ID and all(c.isascii() and (c.isalnum() or c in "-_") for c in v),
+            f"at most {MAX_BOX_ID} letters, digits, - or _",
+        ),
+        "game": (_installed_game, "an installed game (houston run --help lists them)"),
+        "language": (lambda v: v in languages(), "a language the box has words for"),
         "data_dir": (_str, "a directory path"),
         "volume": (_range(0.0, 1.0), "a number from 0.0 to 1.0"),
     },
@@ -84,6 +106,7 @@ SETTINGS_SCHEMA: dict[str, dict[str, tuple[Callable[[Any], bool], str]]] = {
         "http_port": (_int_range(0, 65535), "a port 0..65535 (0: no dashboard server)"),
         "ws_url": (lambda v: isinstance(v, str), "a ws:// URL for the dashboard"),
         "dashboard_password": (lambda v: isinstance(v, str), "text"),
+        "dashboard_url": (lambda v: isinstance(v, str), "the dashboard's address for Home Assistant"),
     },
 }
 
@@ -134,11 +157,23 @@ class PinMap:
         return pins
 
 
+def _choices(key: str) -> tuple[str, ...]:
+    from games.registry import game_ids
+
+    return game_ids() if key == "game" else languages()
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise ConfigError(f"{path}: file not found") from exc
+    except IsADirectoryError as exc:
+        raise ConfigError(f"{path}: is a folder, not a file") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start} cannot be read)") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
 
@@ -156,7 +191,9 @@ def load_settings(path: Path) -> Settings:
                 raise ConfigError(f"{path}: {section}.{key}: unknown key")
             check, what = schema[key]
             if not check(value):
-                raise ConfigError(f"{path}: {section}.{key} = {value!r}: must be {what}")
+                if key == "game" or key == "language":
+                    what += f" ({', '.join(_choices(key))})"
+                raise ConfigError(f"{path}: {section}.{key} = {_shown(value)}: must be {what}")
             flat[f"{section}.{key}"] = value
     box = data.get("box", {})
     timing = data.get("timing", {})

@@ -15,10 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from device.box.marks import Mark, MarkFile, Marks, marks_path
 from games.core import Input, input_from_data, input_to_data
 from games.session import Entry
 
 SCHEMA_VERSION = 1
+
+# Fold the WAL into the main file (and truncate it) after every this many commits. SQLite drops
+# every WAL frame after a damaged one, so what lives only in the WAL is what a damaged WAL can
+# cost: with 1, at most the entry being written (and the `acked` mark says so if it happens).
+CHECKPOINT_EVERY = 1
 
 SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,6 +84,27 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._open()
+        self._since_checkpoint = 0
+        self.marks: MarkFile | None = MarkFile(marks_path(self.path))
+        self.lost_entries = self._compare_marks()
+
+    def _compare_marks(self) -> int:
+        """How many acknowledged entries the journal no longer holds (0: none); then the marks are
+        moved to the journal's real end, so the loss is reported once."""
+        acked, announced = self.marks.marks.acked, self.marks.marks.announced
+        if acked is None:
+            return 0
+        exists = self.conn.execute("SELECT 1 FROM games WHERE id=?", (acked.game,)).fetchone()
+        last = self.last_seq(acked.game) if exists else -1
+        if last >= acked.seq:
+            return 0
+        latest = self.conn.execute("SELECT MAX(id) FROM games").fetchone()[0]
+        end = Mark(latest, self.last_seq(latest)) if latest is not None else None
+        if announced is not None and end is not None and (announced.game, announced.seq) > (end.game, end.seq):
+            announced = end
+        self.marks.write(Marks(end, announced), sync=True)
+        return acked.seq - max(last, 0) + (1 if last < 0 else 0)
+
 
     def _open(self) -> None:
         if not self.path.parent.is_dir():
@@ -114,12 +141,36 @@ class Journal:
         if version != SCHEMA_VERSION:
             self.conn.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
 
+    @classmethod
+    def read_only(cls, path: Path) -> Journal:
+        """Open an existing journal for reading only (export, replay): creates, migrates and
+        writes nothing, so pointing a tool at the wrong file cannot make a journal of it."""
+        path = Path(path)
+        try:
+            if path.read_bytes()[:16] != b"SQLite format 3\x00":
+                raise JournalDamaged(f"{path}: not an SQLite journal")
+        except OSError as exc:
+            raise JournalError(f"{path}: {exc.strerror or exc}") from exc
+        journal = cls.__new__(cls)
+        journal.path = path
+        journal.marks = None
+        journal.lost_entries = 0
+        try:
+            journal.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            tables = {r[0] for r in journal.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.DatabaseError as exc:
+            raise JournalDamaged(f"{path}: not a readable journal ({exc})") from exc
+        if not {"meta", "games", "entries"} <= tables:
+            journal.conn.close()
+            raise JournalDamaged(f"{path}: not a Houston journal")
+        return journal
+
     @staticmethod
     def set_aside(path: Path) -> Path:
         """Move a damaged journal (and its WAL) out of the way, keeping it for inspection."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = path.with_name(f"{path.name}.damaged-{stamp}")
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", ".marks"):
             src = Path(str(path) + suffix)
             if src.exists():
                 src.rename(Path(str(target) + suffix))
@@ -127,10 +178,25 @@ class Journal:
 
     def close(self) -> None:
         """Checkpoint the WAL into the main file and close: a clean shutdown leaves one file."""
+        if self.marks is None:  # read-only
+            self.conn.close()
+            return
         try:
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as exc:
+            raise JournalError(
+                f"{self.path}: could not fold the WAL in at shutdown ({exc}); nothing is lost, "
+                "the next start does it"
+            ) from exc
         finally:
             self.conn.close()
+            self.marks.close()
+
+    def _checkpoint(self) -> None:
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= CHECKPOINT_EVERY:
+            self._since_checkpoint = 0
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -140,13 +206,30 @@ class Journal:
                 "INSERT INTO games (game, options, started_at) VALUES (?, ?, ?)",
                 (game, json.dumps(options, sort_keys=True), time.time()),
             )
-        return int(cur.lastrowid or 0)
+        game_id = int(cur.lastrowid or 0)
+        self._checkpoint()
+        self.marks.write(Marks(Mark(game_id, 0), Mark(game_id, 0)), sync=True)  # nothing to announce yet
+        return game_id
 
-    def append(self, game_id: int, kind: str, inp: Input | None, outcomes: dict[str, Any]) -> int:
-        """Commit one entry durably and return its sequence number."""
+    def next_seq(self, game_id: int) -> int:
+        """The sequence number the next entry of `game_id` will get (one writer: the service)."""
+        return self.last_seq(game_id) + 1
+
+    def append(
+        self,
+        game_id: int,
+        kind: str,
+        inp: Input | None,
+        outcomes: dict[str, Any],
+        *,
+        end: dict[str, Any] | None = None,
+    ) -> int:
+        """Commit one entry durably and return its sequence number. With `end`, the game's end
+        is recorded in the same commit: a kill can never leave a finished game marked open."""
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
             seq = self.last_seq(game_id) + 1
+            at = time.time()
             self.conn.execute(
                 "INSERT INTO entries (game_id, seq, kind, input, outcomes, at) VALUES (?, ?, ?, ?, ?, ?)",
                 (
@@ -155,10 +238,27 @@ class Journal:
                     kind,
                     json.dumps(input_to_data(inp)) if inp is not None else None,
                     json.dumps(outcomes, sort_keys=True),
-                    time.time(),
+                    at,
                 ),
             )
+            if end is not None:
+                self.conn.execute("UPDATE games SET ended_at=?, result=? WHERE id=?", (at, json.dumps(end), game_id))
+        self._checkpoint()
+        self.marks.acked(Mark(game_id, seq))
         return seq
+
+    def mark_announced(self, game_id: int, seq: int) -> None:
+        """The outlets have shown entry `seq`: the table has heard it."""
+        self.marks.announced(Mark(game_id, seq))
+
+    def announced(self, game_id: int) -> int | None:
+        """The last entry of `game_id` the table heard, if the marks know (None: unknown)."""
+        mark = self.marks.marks.announced
+        if mark is None:
+            return None
+        if mark.game == game_id:
+            return mark.seq
+        return 0 if mark.game < game_id else None
 
     def end_game(self, game_id: int, result: dict[str, Any]) -> None:
         with self.conn:
@@ -193,6 +293,14 @@ class Journal:
         ).fetchone()
         return self._record(row) if row else None
 
+    def last_finished(self) -> GameRecord | None:
+        """The game that ended last (its result names the winners), if any."""
+        row = self.conn.execute(
+            "SELECT id, game, options, started_at, ended_at, result FROM games "
+            "WHERE ended_at IS NOT NULL AND result IS NOT NULL ORDER BY ended_at DESC, id DESC LIMIT 1"
+        ).fetchone()
+        return self._record(row) if row else None
+
     def unfinished(self) -> GameRecord | None:
         """The game that was running when the box stopped, if any."""
         row = self.conn.execute(
@@ -202,7 +310,8 @@ class Journal:
         return self._record(row) if row else None
 
     def raw_entries(self, game_id: int, include_void: bool = False) -> list[dict[str, Any]]:
-        """Entries as stored (JSON text decoded), for export."""
+        """Entries as stored (JSON text decoded), for export. A row whose text does not decode
+        comes out as {"seq", "kind", "unreadable": reason, "raw": {...}}: kept, never a crash."""
         rows = self.conn.execute(
             "SELECT seq, kind, input, outcomes, at, void FROM entries WHERE game_id=? ORDER BY seq", (game_id,)
         )
@@ -210,8 +319,12 @@ class Journal:
         for seq, kind, inp, outcomes, at, void in rows:
             if void and not include_void:
                 continue
-            item = {"seq": seq, "kind": kind, "input": json.loads(inp) if inp else None}
-            item |= {"outcomes": json.loads(outcomes), "at": at}
+            try:
+                item = {"seq": seq, "kind": kind, "input": json.loads(inp) if inp else None}
+                item |= {"outcomes": json.loads(outcomes), "at": at}
+            except (ValueError, TypeError, RecursionError) as exc:
+                raw = {"input": _printable(inp), "outcomes": _printable(outcomes)}
+                item = {"seq": seq, "kind": kind, "unreadable": f"not JSON ({exc})", "raw": raw, "at": at}
             if void:
                 item["void"] = True
             out.append(item)
@@ -250,8 +363,22 @@ class EntryUnreadable(JournalError):
         self.seq = seq
 
 
-def entry_from_data(raw: dict[str, Any]) -> Entry:
-    seq = int(raw.get("seq", 0))
+def _printable(value: Any) -> Any:
+    """A stored value as text an export can carry (bytes from a damaged row included)."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    return value
+
+
+def entry_from_data(raw: Any) -> Entry:
+    """One entry from its stored/exported form; anything malformed raises EntryUnreadable."""
+    if not isinstance(raw, dict):
+        raise EntryUnreadable(0, "an entry must be a JSON object")
+    seq = raw.get("seq", 0)
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise EntryUnreadable(0, f"seq must be a whole number, not {seq!r}")
+    if raw.get("unreadable"):
+        raise EntryUnreadable(seq, str(raw["unreadable"]))
     try:
         kind = raw["kind"]
         if kind == "undo":
@@ -292,10 +419,11 @@ def open_journal(data_dir: Path) -> tuple[Journal, list[str]]:
     prepare_data_dir(data_dir)
     path = journal_path(data_dir)
     try:
-        return Journal(path), []
+        journal = Journal(path)
     except JournalDamaged:
         Journal.set_aside(path)
         return Journal(path), ["journal_damaged"]
+    return journal, ["journal_entries_lost"] if journal.lost_entries else []
 
 
 @dataclass(frozen=True)

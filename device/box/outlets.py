@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -17,13 +18,16 @@ from games.core import TEAM_COLOURS, Light
 
 log = logging.getLogger("houston.outlets")
 
+CHANGES_KEPT = 256  # light changes PanelOutlet remembers (tests read the latest)
+UPDATES_KEPT = 2_000  # updates RecordingOutlet keeps (~4 KB each); the oldest half goes when full
+
 
 class PanelOutlet:
     """Light the buttons the prompt waits for; show Light effects; flash status on errors."""
 
     def __init__(self, lights: Lights) -> None:
         self.lights = lights
-        self.changes: list[tuple[str, str, str]] = []
+        self.changes: deque[tuple[str, str, str]] = deque(maxlen=CHANGES_KEPT)
 
     def deliver(self, update: Update) -> None:
         wanted = set(update.public["prompt"]["lights"])
@@ -86,12 +90,19 @@ def _describe_light(target: str, state: tuple[str, str]) -> str:
 
 
 class RecordingOutlet:
-    """Keep every update (tests read `said`, `errors`, `public_views`, `team_views`)."""
+    """Keep the latest updates (tests read `said`, `errors`, `public_views`, `team_views`).
+    `houston run --sim` runs for hours with one, so it forgets the oldest half when full."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = UPDATES_KEPT) -> None:
         self.updates: list[Update] = []
+        self.limit = limit
+        self.forgotten = 0
 
     def deliver(self, update: Update) -> None:
+        if len(self.updates) >= self.limit:
+            half = len(self.updates) // 2
+            del self.updates[:half]
+            self.forgotten += half
         self.updates.append(update)
 
     @property
@@ -101,6 +112,11 @@ class RecordingOutlet:
     @property
     def errors(self) -> list[str]:
         return [e["key"] for u in self.updates for e in u.events if e["type"] == "error"]
+
+    @property
+    def refusals(self) -> list[tuple[str, str]]:
+        """(key, refused) of every refusal: `setup` for options a game cannot start with, else `input`."""
+        return [(e["key"], e.get("refused", "input")) for u in self.updates for e in u.events if e["type"] == "error"]
 
     @property
     def public_views(self) -> list[dict[str, Any]]:

@@ -11,13 +11,15 @@ device/box/commands.py, what is said about it all in device/box/narration.py.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from device.box import views
 from device.box.buttons import Meaning, meaning
 from device.box.chance import Drawer, draw_all
 from device.box.commands import (
@@ -45,11 +47,14 @@ from device.box.jobs import (
 )
 from device.box.journal import GameRecord, Journal, JournalError
 from device.box.narration import Event, Narrator, describe_undone, refused_kind
+from device.box.recovery import replay_record, result_of
+from device.box.secrecy import refusal_reveals
+from device.box.views import PUBLIC_SCHEMA
 from games.core import (
     Effect,
-    GameOver,
     Input,
     Light,
+    NotExpected,
     NothingToUndo,
     Press,
     Prompt,
@@ -61,11 +66,11 @@ from games.core import (
     say,
 )
 from games.registry import game_ids, load_game
-from games.session import EntryRefused, Session, replay
+from games.session import Session
 
 log = logging.getLogger("houston.service")
 
-PUBLIC_SCHEMA = 1
+MAX_QUEUED_JOBS = 512  # a command flood is answered "busy" beyond this, never queued without end
 
 
 @dataclass
@@ -113,13 +118,16 @@ class Service:
         self.session: Session | None = None
         self.record: GameRecord | None = None
         self.finished: Session | None = None  # the last game played, shown at idle
+        self.last_result = _result_of(journal.last_finished())  # kept at idle, across restarts
         self._updates = 0
-        self._queue: queue.Queue[Job] = queue.Queue()
+        self._queue: queue.Queue[Job] = queue.Queue(MAX_QUEUED_JOBS)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.tick_hooks: list[Callable[[], object]] = []
         self.tick_seconds = 0.5
         self.notes = [say(key) for key in notes]  # said once at start (e.g. journal damaged)
+        self._answering = False  # a command is being handled (its refusals are guarded)
+        self._command_input: Input | None = None
 
     @property
     def language(self) -> str:
@@ -138,8 +146,18 @@ class Service:
     # --- thread and queue ------------------------------------------------------------------
 
     def post(self, job: Job) -> None:
-        """Hand a job to the service thread (safe from any thread)."""
-        self._queue.put(job)
+        """Hand a job to the service thread (safe from any thread). When the queue is full the
+        job is refused at once with "busy" (the box's own calls wait for room instead)."""
+        if isinstance(job, CallJob):
+            self._queue.put(job)
+            return
+        try:
+            self._queue.put_nowait(job)
+        except queue.Full:
+            log.warning("service queue full: %s refused", type(job).__name__)
+            if job.reply:
+                message = self.narrator.render(say("busy"), self.selected)
+                job.reply({"status": "error", "error": "busy", "message": message})
 
     def post_press(self, press: Press) -> None:
         self.post(PressJob(press))
@@ -153,7 +171,8 @@ class Service:
     def stop(self, timeout: float = 5.0) -> None:
         """Finish the job in hand, then stop the loop (the journal stays open for the caller)."""
         self._stop.set()
-        self._queue.put(TickJob())
+        with contextlib.suppress(queue.Full):  # a full queue wakes the loop anyway
+            self._queue.put_nowait(TickJob())
         if self._thread is not None:
             self._thread.join(timeout)
 
@@ -199,9 +218,11 @@ class Service:
         elif isinstance(job, RepeatJob):
             reply = self.repeat()
         elif isinstance(job, CommandJob):
-            reply = self.command(job.command)
+            with self._answering_a_command(job.command):
+                reply = self.command(job.command)
         elif isinstance(job, RefuseJob):
-            reply = self._refuse(job.error)
+            with self._answering_a_command(None):
+                reply = self._refuse(job.error)
         elif isinstance(job, SayJob):
             reply = self.announce_only(job.words)
         else:  # pragma: no cover - the Job union is closed; mypy checks every kind is handled
@@ -241,26 +262,30 @@ class Service:
             self._emit([say("box_online"), *notes, *self._idle_words()], [])
             return
         words: list[Say] = list(notes)
-        entries, unreadable = self.journal.readable_entries(record.id)
-        bad_seq = unreadable.seq if unreadable is not None else None
         try:
             game = load_game(record.game)
-            try:
-                session = replay(game, record.options, entries)
-            except EntryRefused as exc:
-                session, bad_seq = exc.session, exc.seq
+            session = Session.start(game, record.options)
         except RuleError as exc:  # not installed, or options it no longer starts with
             log.error("cannot resume game %s: %s %s", record.id, exc.key, exc.params)
             self.journal.end_game(record.id, {"reason": "abandoned", "error": exc.key})
             self._emit([say("box_online"), *self._idle_words()], [])
             return
-        if bad_seq is not None:
-            log.error("journal entry %s of game %s does not replay", bad_seq, record.id)
-            self.journal.void_from(record.id, bad_seq)
-            words.append(say("journal_entry_unreadable", seq=bad_seq))
-        self.session, self.record, self.selected = session, record, game.info.id
+        got = replay_record(self.journal, record, session)  # voids a bad entry, never raises
+        if got.voided_from is not None:
+            words.append(say("journal_entry_unreadable", seq=got.voided_from))
+        self.selected = game.info.id
         self.narrator.forget_prompt()
-        self._emit([say("game_resumed", title=game.info.title), *words], [], force_prompt=True)
+        if session.over is not None:  # killed between the final input and the game's end
+            self.journal.end_game(record.id, result_of(session.over))
+            self._finish(session)
+            self._emit([*words, *got.unheard, say("game_closed_on_resume", title=game.info.title)], [])
+        else:
+            self.session, self.record = session, record
+            self._emit([say("game_resumed", title=game.info.title), *words, *got.unheard], [], force_prompt=True)
+            if got.last_result and not got.unheard:  # REPEAT gives the last result, then the prompt
+                texts = [self._render(w) for w in [*got.last_result, self._prompt_say()]]
+                self.narrator.last_spoken = texts
+        self.journal.mark_announced(record.id, got.last_seq)
 
     def start_game(self, game_id: str, options: Mapping[str, Any]) -> Reply:
         if self.session is not None:
@@ -307,32 +332,42 @@ class Service:
         except RuleError as exc:
             return self._refuse(exc)
         outcomes = draw_all(requests, self.drawer)
+        # Apply on a copy first, so the game's end (if this input ends it) is journaled in the
+        # same commit as the input: no kill can leave a finished game marked open.
+        trial = replace(session, undo_stack=list(session.undo_stack))
         try:
-            seq = self.journal.append(record.id, "input", inp, outcomes)
+            effects = trial.submit(inp, outcomes, self.journal.next_seq(record.id))
+            end = result_of(trial.over) if trial.over is not None else None
+            seq = self.journal.append(record.id, "input", inp, outcomes, end=end)
         except Exception as exc:
             return self._journal_failed(exc)
-        effects = session.submit(inp, outcomes, seq)
+        self.session = session = trial
         if session.over is not None:
-            self._finish(session, session.over)  # so the prompt said next is the idle one
+            self._finish(session)  # so the prompt said next is the idle one
         self._emit([e for e in effects if isinstance(e, Say)], effects)
+        self.journal.mark_announced(record.id, seq)
         return {"status": "ok", "seq": seq}
 
-    def _finish(self, session: Session, over: GameOver) -> None:
-        if self.record is not None:
-            self.journal.end_game(self.record.id, {"reason": over.reason, "winners": list(over.winners)})
+    def _finish(self, session: Session) -> None:
+        """The game's end is already journaled (with its final input): show the idle prompt."""
+        over = session.over
+        assert over is not None
         self.finished, self.session, self.record = session, None, None
+        self.last_result = {"game": session.game.info.id, "title": session.game.info.title,
+                            "winners": list(over.winners), "reason": over.reason}
 
     def undo(self) -> Reply:
         session, record = self.session, self.record
         if session is None or record is None or not session.undo_stack:
             return self._refuse(NothingToUndo("nothing_to_undo"))
         try:
-            self.journal.append(record.id, "undo", None, {})
+            seq = self.journal.append(record.id, "undo", None, {})
         except Exception as exc:
             return self._journal_failed(exc)
         undone = session.undo()
         self.narrator.forget_prompt()
         self._emit([say("undone", what=self._render(describe_undone(undone.inp)))], [], force_prompt=True)
+        self.journal.mark_announced(record.id, seq)
         return {"status": "ok", "undone": undone.seq}
 
     def repeat(self, prompt_only: bool = False) -> Reply:
@@ -385,41 +420,46 @@ class Service:
     def _render(self, words: Say) -> str:
         return self.narrator.render(words, self.game_id)
 
+    def _shown(self) -> Session | None:
+        """The game the table sees: the running one, or at idle the finished one while it is still
+        the selected game (choosing another game leaves nothing of the old one on screens)."""
+        if self.session is not None:
+            return self.session
+        if self.finished is not None and self.finished.game.info.id == self.selected:
+            return self.finished
+        return None
+
     def public_view(self) -> dict[str, Any]:
-        """The box's public state: mode, the game's public view, the prompt. Nothing else."""
-        prompt = self._prompt()
-        session = self.session or self.finished
+        """The box's public state (device/box/views.py): nothing else leaves it for everyone."""
         ask = self._prompt_say()
-        return {
-            "schema": PUBLIC_SCHEMA,
-            "box": self.box_id,
-            "mode": "game" if self.session is not None else "idle",
-            "selected": self.selected,
-            "games": [{"id": g, "title": load_game(g).info.title} for g in game_ids()],
-            "game": session.game.public_view(session.state) if session is not None else None,
-            "prompt": {
-                "key": ask.key,
-                "text": self._render(ask),
-                "accepts": list(prompt.accepts) if prompt else ["press:ok", "hold:repeat"],
-                "lights": list(prompt.lights) if prompt else ["ok"],
-            },
-            "can_undo": bool(self.session and self.session.undo_stack),
-        }
+        return views.public_view(box_id=self.box_id, selected=self.selected, running=self.session,
+                                 shown=self._shown(), prompt=self._prompt(), ask_key=ask.key,
+                                 ask_text=self._render(ask), last_result=self.last_result)
 
     def team_views(self) -> dict[str, dict[str, Any]]:
-        session = self.session or self.finished
-        if session is None:
-            return {}
-        return {team: session.game.team_view(session.state, team) for team in session.game.teams(session.state)}
+        return views.team_views(self._shown())
 
     def _emit(self, words: Sequence[Say], effects: list[Effect], force_prompt: bool = False) -> None:
         """Narrate `words` and `effects` (then the prompt, if it changed) to every outlet."""
         events = self.narrator.narrate(words, effects, self._prompt_say(), self.game_id, force_prompt)
         self._deliver(events, effects)
 
+    @contextlib.contextmanager
+    def _answering_a_command(self, command: Command | None) -> Iterator[None]:
+        """While a command is handled, its refusals may tell nothing about unseen cards."""
+        self._command_input = _input_of(command) if command is not None else None
+        self._answering = True
+        try:
+            yield
+        finally:
+            self._answering, self._command_input = False, None
+
     def _refuse(self, exc: RuleError) -> Reply:
         """A refused input or command: an error sound, the reason spoken, nothing else changes."""
         events, text = self.narrator.refusal(exc, self.game_id)
+        if self._answering and refusal_reveals(self.session, exc, text, self._command_input):
+            exc = NotExpected("not_expected")  # device/box/secrecy.py: the plain "Not now."
+            events, text = self.narrator.refusal(exc, self.game_id)
         self._deliver(events, [Sound("error"), Light("status", "on", "error")])
         return {"status": "error", "error": exc.key, "refused": refused_kind(exc), "message": text}
 
@@ -437,4 +477,26 @@ class Service:
                 log.exception("outlet %s failed", type(outlet).__name__)
 
 
-__all__ = ["JournalError", "Outlet", "Service", "Update"]
+def _input_of(command: Command) -> Input | None:
+    if isinstance(command, PressCommand):
+        return command.press
+    if isinstance(command, ChooseCommand):
+        return command.choice
+    if isinstance(command, ScanCommand):
+        return command.scan
+    return None
+
+
+def _result_of(record: GameRecord | None) -> dict[str, Any] | None:
+    """The public result of a finished game from its journal record (None for an abandoned one)."""
+    if record is None or not record.result or "winners" not in record.result:
+        return None
+    try:
+        title = load_game(record.game).info.title
+    except UnknownGame:
+        return None
+    return {"game": record.game, "title": title, "winners": list(record.result["winners"]),
+            "reason": record.result.get("reason")}
+
+
+__all__ = ["PUBLIC_SCHEMA", "JournalError", "Outlet", "Service", "Update"]

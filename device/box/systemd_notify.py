@@ -14,6 +14,8 @@ import socket
 import time
 from collections.abc import Callable, Mapping
 
+SENT_KEPT = 256
+
 log = logging.getLogger("houston.systemd")
 
 
@@ -64,12 +66,13 @@ class Notifier:
         self.interval = watchdog_interval(self.environ)
         self.enabled = bool(self.environ.get("NOTIFY_SOCKET"))
         self._last_ping: float | None = None
-        self.sent: list[str] = []
+        self.sent: list[str] = []  # the latest messages, at most SENT_KEPT (tests read them)
 
     def _send(self, message: str) -> bool:
         if not self.enabled:
             return False
         self.sent.append(message)
+        del self.sent[:-SENT_KEPT]
         return notify(message, self.environ)
 
     def ready(self, status: str = "") -> bool:

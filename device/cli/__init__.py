@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from device.box.config import ConfigError, resolve_data_dir
+from device.cli.image_check import too_small
 
 # Modules that add subcommands: each defines register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = (
@@ -59,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if not getattr(args, "func", None):
         parser.print_help()
+        return 2
+    if args.command == "identify" and (problem := too_small(args.images)):
+        print(f"houston identify: {problem}", file=sys.stderr)
         return 2
     try:
         return int(args.func(args) or 0)

@@ -19,8 +19,6 @@ from typing import Any, TextIO
 
 from device.box.outlets import ConsoleOutlet
 from device.cli.commands.journal_tools import export_lines, replay_lines
-from device.network.mqtt.link import start_mqtt
-from device.simulation.demo_camera import attach_camera
 from device.simulation.simbox import SimBox
 from games.core import Game, digest
 from games.registry import UnknownGame, describe, game_ids, load_game
@@ -60,6 +58,11 @@ def play(box: SimBox, game: Game, max_steps: int = MAX_DEMO_STEPS) -> int:
 
 def run_demo(data_dir: Path, games: list[str] | None, out: TextIO, camera: bool = True,
              max_steps: int = MAX_DEMO_STEPS) -> int:
+    # imported here, not at the top: every `houston` command builds its parser from this module,
+    # and the camera simulation brings in OpenCV (half a second the box's own start should not pay)
+    from device.network.mqtt.link import start_mqtt
+    from device.simulation.demo_camera import attach_camera
+
     failures = 0
     for game_id in games or list(game_ids()):
         try:

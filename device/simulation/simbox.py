@@ -191,8 +191,10 @@ class SimBox:
         self._closed = True
         self.service.stop()
         self.panel.close()
-        self.journal.close()
-        self.factory.reset()
+        try:
+            self.journal.close()  # may raise JournalError (a full disk): the caller says so
+        finally:
+            self.factory.reset()
 
     def __enter__(self) -> SimBox:
         return self

@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.box.chance import SeededDrawer, draw_all
-from games.core import Effect, Game, GameOver, Input, RuleError, State, check_outcomes
-from games.legacy import adapt
+from games.core import Effect, Game, Input, RuleError, State, check_outcomes
 from games.registry import UnknownGame, describe, game_ids, load_game
 
 MAX_STEPS = 20_000
@@ -48,22 +47,20 @@ class Played:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
-def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS) -> Played:
-    """Play one game to its end (or `max_steps`) with the game's random player."""
-    given: object = game
-    if not isinstance(given, Game):  # transitional: an old-style rules object (see games/legacy.py)
-        game = adapt(given)
+def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS,
+             start: State | None = None) -> Played:
+    """Play one game to its end (or `max_steps`) with the game's random player. `start` is
+    `game.setup(options)` when the caller already has it (setup is pure: one call serves many games)."""
     drawer = SeededDrawer(rng)
     pick = rng.randrange
     legal_inputs, random_input, validate, apply = game.legal_inputs, game.random_input, game.validate, game.apply
-    state = game.setup(options)
+    is_over = game.is_over  # cheaper than scanning every input's effects for GameOver
+    state = game.setup(options) if start is None else start
     effects: list[Effect] = []
     steps = 0
-    over = False
-    while steps < max_steps:
+    while steps < max_steps and not is_over(state):
         legal = legal_inputs(state)
         if not legal:
-            over = game.is_over(state)
             break
         inp = random_input(state, legal, pick)
         requests = validate(state, inp)
@@ -73,9 +70,7 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
         state, new = apply(state, inp, outcomes)
         effects += new
         steps += 1
-        if any(isinstance(e, GameOver) for e in new):
-            over = True
-            break
+    over = is_over(state)
     return Played(finished=over, steps=steps, stats=dict(game.simulation_stats(state, effects)))
 
 
@@ -88,8 +83,9 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
     sums: dict[str, float] = {}
     finished = steps = 0
     started = time.perf_counter()
+    start = game.setup(options)
     for _ in range(games):
-        played = play_one(game, options, rng)
+        played = play_one(game, options, rng, start=start)
         finished += played.finished
         steps += played.steps
         for key, value in played.stats.items():

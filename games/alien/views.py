@@ -6,7 +6,7 @@ guesses are public once the rockets are down. So the public view shows everythin
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games import widgets as w
@@ -24,6 +24,13 @@ def _texts() -> dict[str, str]:
 
 def _word(key: str, **params: Any) -> str:
     """A line of the catalogue, filled (a colour parameter is spoken as the catalogue's word)."""
+    return _filled(key, tuple(params.items()))
+
+
+@lru_cache(maxsize=4096)
+def _filled(key: str, items: tuple[tuple[str, Any], ...]) -> str:
+    """_word's work, cached: every view draws the same labels and history lines again."""
+    params = dict(items)
     texts = _texts()
     filled = {k: texts.get(v, v) if isinstance(v, str) else v for k, v in params.items()}
     return texts[plural_key(texts, key, filled)].format(**filled)
@@ -143,11 +150,17 @@ def _widgets(state: AlienState, won: list[str]) -> list[w.Widget]:
 def team_view(info: GameInfo, state: AlienState, team: str) -> dict[str, Any]:
     """A player's own corner of the disc; nothing here is secret from the others."""
     playing = team in state.players
+    total = state.total_of(team) if playing and state.totals else 0
+    your_turn = awaiting(state)["team"] == team
+    widgets = [w.counters(_word(team), [w.counter(_word("w_points"), total)])] if playing else []
+    if your_turn:
+        widgets.append(w.banner(_word(team), _word("w_your_turn")))
     return {
         "game": info.id,
         "team": team,
         "playing": playing,
         "seat": state.players.index(team) if playing else None,
-        "total": state.total_of(team) if playing and state.totals else 0,
-        "your_turn": awaiting(state)["team"] == team,
+        "total": total,
+        "your_turn": your_turn,
+        "widgets": widgets,
     }

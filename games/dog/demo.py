@@ -41,7 +41,7 @@ def demo_input(game: Any, s: DogState, step: int) -> Input | None:
     if s.phase in (TAKE, STEAL, EXCHANGE):
         return Press(OK)
     if s.phase == VICTIM:
-        victims = [inp for inp in game.legal_inputs(s)]
+        victims = [inp for inp in game.legal_inputs(s) if isinstance(inp, Press)]  # by button, as a table
         richest = max(victims, key=lambda p: sum(s.hands[s.teams.index(p.button)]))
         return richest
     return None

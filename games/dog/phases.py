@@ -33,6 +33,7 @@ from games.dog.state import (
     CHARCOAL,
     COLOURS,
     EXCHANGE,
+    LOG_LINES,
     MEAT,
     NO_STICKS,
     OVER,
@@ -51,6 +52,12 @@ from games.dog.state import (
 DICE = load_dice()
 ROLL = roll_requests(DICE)
 INDEX = {colour: i for i, colour in enumerate(COLOURS)}
+# every outcome of the three dice (face indices, as journaled) -> the colours showing
+DIE_A, DIE_B, DIE_C = (request.name for request in ROLL)
+ROLLS: dict[tuple[int, int, int], tuple[str, ...]] = {
+    (a, b, c): read_roll(DICE, {DIE_A: a, DIE_B: b, DIE_C: c})
+    for a in range(len(DICE[0].faces)) for b in range(len(DICE[1].faces)) for c in range(len(DICE[2].faces))
+}
 
 PRESS = {colour: Press(colour) for colour in TEAM_COLOURS}
 PRESS_OK = Press(OK)
@@ -61,6 +68,16 @@ TEAM_PATTERNS = {colour: f"press:{colour}" for colour in TEAM_COLOURS}
 # dashboard asking for them hears the rulebook's reason.
 EXCHANGES: tuple[str, ...] = ("charcoal-meat", "fire-meat", "fire-charcoal")
 REVERSED: tuple[str, ...] = ("meat-charcoal", "meat-fire", "charcoal-fire")
+def _exchange_delta(name: str) -> Sticks:
+    give, _, get = name.partition("-")
+    delta = [0, 0, 0]
+    delta[INDEX[get]] += 1
+    delta[INDEX[give]] -= 1
+    return (delta[0], delta[1], delta[2])
+
+
+EXCHANGE_DELTAS = {x: _exchange_delta(x) for x in EXCHANGES}
+EXCHANGE_CHOICES = {x: Choose(f"exchange:{x}") for x in EXCHANGES}
 TURN_ACCEPTS = ("press:ok", "hold:ok", *(f"choose:exchange:{x}" for x in (*EXCHANGES, *REVERSED)))
 ROLL_ONLY = ("press:ok",)
 
@@ -202,20 +219,23 @@ def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, l
     assert isinstance(inp, Press)
     if inp.hold:
         return evolve(s, phase=EXCHANGE, offers=legal_exchanges(s), pick=0), []
-    return rolled(s, read_roll(DICE, outcomes))
+    return rolled(s, ROLLS[outcomes[DIE_A], outcomes[DIE_B], outcomes[DIE_C]])
 
 
 def turn_legal(s: DogState) -> list[Input]:
     if s.must_roll:
         return [PRESS_OK]
-    return list(_turn_legal(legal_exchanges(s)))
+    return list(_turn_legal(s.hands[s.current], s.bonfire))
 
 
-@lru_cache(maxsize=16)
-def _turn_legal(offers: tuple[str, ...]) -> tuple[Input, ...]:
+@lru_cache(maxsize=8192)
+def _turn_legal(hand: Sticks, bonfire: Sticks) -> tuple[Input, ...]:
+    """Roll, or exchange (hold OK to cycle the offers, or choose one): cached per hand and bonfire,
+    at most 10*8*6 bonfires times the hands beside them."""
+    offers = _legal_exchanges(hand, bonfire)
     if not offers:
         return (PRESS_OK,)
-    return (PRESS_OK, HOLD_OK, *(Choose(f"exchange:{x}") for x in offers))
+    return (PRESS_OK, HOLD_OK, *(EXCHANGE_CHOICES[x] for x in offers))
 
 
 # --- exchanging -----------------------------------------------------------------------------
@@ -246,14 +266,19 @@ def cycle_legal(s: DogState) -> list[Input]:
 def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     """One stick from the hand to the bonfire for one of another colour; the turn is over."""
     give, _, get = name.partition("-")
-    delta = [0, 0, 0]
-    delta[INDEX[get]] += 1
-    delta[INDEX[give]] -= 1
-    d: Sticks = (delta[0], delta[1], delta[2])
+    d = EXCHANGE_DELTAS[name]
     i = s.current
-    hands = (*s.hands[:i], add(s.hands[i], d), *s.hands[i + 1:])
-    line = say("exchanged", team=s.teams[i], give=give, get=get)
+    held = list(s.hands)
+    held[i] = add(held[i], d)
+    hands = tuple(held)
+    line = exchanged_say(s.teams[i], give, get)
     return next_turn(evolve(s, hands=hands, bonfire=sub(s.bonfire, d), log=logged(s.log, [line]))), [line]
+
+
+@lru_cache(maxsize=128)
+def exchanged_say(team: str, give: str, get: str) -> Say:
+    """The line of an exchange, made once (8 teams x 3 exchanges)."""
+    return say("exchanged", team=team, give=give, get=get)
 
 
 # --- rolling --------------------------------------------------------------------------------
@@ -275,7 +300,6 @@ def take_offers(bonfire: Sticks, roll: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(offers)
 
 
-@lru_cache(maxsize=64)
 def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
     """The sound, words and slot LEDs of a roll, and what it means (take, theft or an incident)."""
     a, b, c = roll
@@ -283,32 +307,48 @@ def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
             Light("slot:B", LED_COLOURS[b]), Light("slot:C", LED_COLOURS[c])), classify(roll)
 
 
+# every roll the dice can show -> (its sound, words and slot LEDs; what it means)
+SHOWN: dict[tuple[str, ...], tuple[tuple[Effect, ...], str]] = {roll: _shown(roll) for roll in set(ROLLS.values())}
+
+
 def thieves_victims(s: DogState) -> list[int]:
-    return [i for i in range(len(s.teams)) if i != s.current and s.faints[i] < 3 and any(s.hands[i])]
+    cur, faints, hands = s.current, s.faints, s.hands
+    return [i for i in range(len(hands)) if i != cur and faints[i] < 3 and hands[i] != NO_STICKS]
 
 
 def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     """Show the dice, then: a take, a theft, or an incident (and the same player rolls again)."""
-    team = s.teams[s.current]
-    effects, kind = _shown(roll)
-    effects = list(effects)
+    shown, kind = SHOWN[roll]
+    effects = list(shown)
     n = s.rolls + 1
     if kind == "take":
         offers = take_offers(s.bonfire, roll)
         if offers:
             return evolve(s, phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n), effects
-        effects.append(say("nothing_to_take", team=team))
+        effects.append(say("nothing_to_take", team=s.teams[s.current]))
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
-    s = evolve(s, roll=roll, rolls=n)
-    line = say("rolled", team=team, a=roll[0], b=roll[1], c=roll[2])
+    team = s.teams[s.current]
+    line = rolled_say(team, roll)
     if kind == "theft":
-        effects.append(say("theft", team=team))
+        effects.append(team_say("theft", team))
         if not thieves_victims(s):
-            nobody = say("theft_nobody", team=team)
+            nobody = team_say("theft_nobody", team)
             effects.append(nobody)
-            return evolve(s, must_roll=True, log=logged(s.log, [line, nobody])), effects
-        return evolve(s, phase=VICTIM, must_roll=False, log=logged(s.log, [line])), effects
-    return incident(s, kind, effects, line)
+            return evolve(s, roll=roll, rolls=n, must_roll=True, log=logged(s.log, [line, nobody])), effects
+        return evolve(s, roll=roll, rolls=n, phase=VICTIM, must_roll=False, log=logged(s.log, [line])), effects
+    return incident(evolve(s, roll=roll, rolls=n), kind, effects, line)
+
+
+@lru_cache(maxsize=512)
+def rolled_say(team: str, roll: tuple[str, ...]) -> Say:
+    """The log's line for a roll (at most 8 teams x 27 rolls)."""
+    return say("rolled", team=team, a=roll[0], b=roll[1], c=roll[2])
+
+
+@lru_cache(maxsize=256)
+def team_say(key: str, team: str) -> Say:
+    """A line naming only a team, made once (a handful of keys x 8 teams)."""
+    return say(key, team=team)
 
 
 def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[DogState, list[Effect]]:
@@ -372,10 +412,12 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     """Move the sticks; if meat or charcoal is now all taken, the round ends at once."""
     d = TAKES[name]
     i = s.current
-    hands = (*s.hands[:i], add(s.hands[i], d), *s.hands[i + 1:])
+    held = list(s.hands)
+    held[i] = add(held[i], d)
+    hands = tuple(held)
     bonfire = sub(s.bonfire, d)
     line = offer_say("took", s.teams[i], name)
-    log = logged(s.log, [line])
+    log = (*s.log[1 - LOG_LINES:], line)
     if bonfire[MEAT] == 0 or bonfire[CHARCOAL] == 0:
         return round_end(evolve(s, hands=hands, bonfire=bonfire, log=log), [line])
     return evolve(s, hands=hands, bonfire=bonfire, log=log, phase=TURN, current=next_active(s, i), must_roll=False,
@@ -386,13 +428,31 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
 
 
 def victim_prompt(s: DogState) -> Prompt:
+    """The victim's team button (then the colour), or a dashboard's one-step `steal:<victim>:<colour>`."""
     team = s.teams[s.current]
     others = [s.teams[i] for i in range(len(s.teams)) if i != s.current and s.faints[i] < 3]
-    lights = tuple(s.teams[i] for i in thieves_victims(s))
-    return Prompt(say("theft_victim", team=team), accepts=tuple(TEAM_PATTERNS[t] for t in others), lights=lights)
+    victims = thieves_victims(s)
+    lights = tuple(s.teams[i] for i in victims)
+    choices = tuple(f"choose:{choice.option}" for choice in _victim_choices(s, victims))
+    return Prompt(say("theft_victim", team=team), accepts=(*(TEAM_PATTERNS[t] for t in others), *choices),
+                  lights=lights)
+
+
+def _victim_choices(s: DogState, victims: list[int]) -> list[Choose]:
+    """`steal:<victim>:<colour>` for every colour every possible victim holds."""
+    return [VICTIM_CHOICES[s.teams[i], c] for i in victims for c, n in zip(COLOURS, s.hands[i], strict=True) if n]
+
+
+VICTIM_CHOICES = {(t, c): Choose(f"steal:{t}:{c}") for t in TEAM_COLOURS for c in COLOURS}
 
 
 def victim_check(s: DogState, inp: Input) -> tuple:
+    if isinstance(inp, Choose):
+        _, victim, colour = inp.option.split(":")
+        i = s.teams.index(victim)
+        if not s.hands[i][INDEX[colour]]:
+            raise IllegalInput("nothing_to_steal", {"team": victim})
+        return ()
     assert isinstance(inp, Press)
     if not any(s.hands[s.teams.index(inp.button)]):
         raise IllegalInput("nothing_to_steal", {"team": inp.button})
@@ -400,6 +460,9 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 
 
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+    if isinstance(inp, Choose):
+        _, named, colour = inp.option.split(":")
+        return steal(evolve(s, victim=s.teams.index(named)), colour)
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
     held = tuple(c for c in COLOURS if s.hands[victim][INDEX[c]] > 0)
@@ -407,7 +470,8 @@ def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState,
 
 
 def victim_legal(s: DogState) -> list[Input]:
-    return [PRESS[s.teams[i]] for i in thieves_victims(s)]
+    victims = thieves_victims(s)
+    return [*(PRESS[s.teams[i]] for i in victims), *_victim_choices(s, victims)]
 
 
 def steal_prompt(s: DogState) -> Prompt:
@@ -427,16 +491,25 @@ def steal_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, 
 
 
 def steal_legal(s: DogState) -> list[Input]:
-    return [PRESS[s.teams[s.current]], PRESS_OK, *(Choose(f"steal:{c}") for c in s.offers)]
+    return [PRESS[s.teams[s.current]], PRESS_OK, *(STEAL_CHOICES[c] for c in s.offers)]
+
+
+STEAL_CHOICES = {c: Choose(f"steal:{c}") for c in COLOURS}
+
+
+@lru_cache(maxsize=256)
+def stole_say(team: str, victim: str, colour: str) -> Say:
+    """The line of a theft, made once (8 x 8 teams x 3 colours at most)."""
+    return say("stole", team=team, victim=victim, colour=colour)
 
 
 def steal(s: DogState, colour: str) -> tuple[DogState, list[Effect]]:
     """One stick of `colour` from the victim's hand to the thief's; the turn is over."""
-    d = _delta(colour)
+    d = TAKES[colour]
     hands = list(s.hands)
     hands[s.current] = add(hands[s.current], d)
     hands[s.victim] = sub(hands[s.victim], d)
-    line = say("stole", team=s.teams[s.current], victim=s.teams[s.victim], colour=colour)
+    line = stole_say(s.teams[s.current], s.teams[s.victim], colour)
     return next_turn(evolve(s, hands=tuple(hands), victim=-1, log=logged(s.log, [line]))), [line]
 
 

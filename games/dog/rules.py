@@ -8,15 +8,19 @@ policy in demo.py. Decisions beside the rulebook's words are in docs/rules/dog.m
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.core import (
     TEAM_COLOURS,
+    ChanceRequest,
     Effect,
     Game,
     GameInfo,
     Input,
+    NotExpected,
+    Outcomes,
     Phase,
     Press,
     Prompt,
@@ -92,6 +96,23 @@ class Dog(Game[DogState]):
     def is_over(self, state: DogState) -> bool:
         return state.phase == OVER
 
+    # The three calls every input makes, dispatched straight from the phase table by the state's
+    # phase (the contract's defaults, without the generic is_over/phase_of round trips, which
+    # `houston simulate` pays on every input). Same functions, same errors.
+
+    def legal_inputs(self, state: DogState) -> list[Input]:
+        legal = _LEGAL.get(state.phase)
+        return legal(state) if legal is not None else []
+
+    def validate(self, state: DogState, inp: Input) -> tuple[ChanceRequest, ...]:
+        check = _CHECK.get(state.phase)
+        if check is None:
+            raise NotExpected("not_expected", {"expected": "game_over"})
+        return check(state, inp)
+
+    def apply(self, state: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
+        return _APPLY[state.phase](state, inp, outcomes)
+
     def final_prompt(self, state: DogState) -> Prompt:
         return Prompt(say("game_over"), accepts=(), finished=True)
 
@@ -121,25 +142,33 @@ class Dog(Game[DogState]):
             "winner": state.winners[0] if len(state.winners) == 1 else "shared" if state.winners else "nobody",
             "result": state.result or "unfinished",
         }
+        said = Counter(effect.key for effect in effects if type(effect) is Say)
         for key in STAT_KEYS:
-            stats[key] = 0
-        for effect in effects:
-            if isinstance(effect, Say) and effect.key in STAT_KEYS:
-                stats[effect.key] += 1
+            stats[key] = said[key]
         stats["winner_dogs"] = max(state.dogs, default=0)
         return stats
 
     def random_input(self, state: DogState, legal: Sequence[Input], pick: Callable[[int], int]) -> Input:
-        """Roll most of the time rather than exchange, and seldom cycle offers instead of taking one,
-        so random games look like a table's and end in about a hundred steps."""
-        if len(legal) > 1:
-            if state.phase == TURN and pick(4):
-                return legal[0]
-            if state.phase in (TAKE, STEAL, EXCHANGE):
-                choices = [inp for inp in legal if not (isinstance(inp, Press) and inp.button != "ok")]
-                if choices and pick(8):
-                    return choices[pick(len(choices))]
-        return legal[pick(len(legal))]
+        """A random player's decision, each made in one input (docs/rules/dog.md, "Random games"):
+        on a turn, roll five times in six (as often as the earlier player did), otherwise one of the
+        legal exchanges, uniformly, by its one-step choice; a take or a stolen colour uniformly
+        among those on offer, by its choice (never cycling the offers: looking is not deciding); a
+        theft's victim and colour together, uniformly over the sticks there are to steal
+        (`steal:<victim>:<colour>`). Only inputs from `legal`, whose order the phases fix: a turn
+        lists [OK, hold OK, exchange choices...]; a take, steal or exchange [team button, OK,
+        choices...]; a theft [victims' team buttons..., steal choices...]."""
+        n = len(legal)
+        if n == 1:
+            return legal[0]
+        phase = state.phase
+        if phase == TURN:
+            return legal[2 + pick(n - 2)] if pick(6) == 0 else legal[0]
+        if phase in CYCLING:
+            return legal[2 + pick(n - 2)] if n > 2 else legal[1]
+        if phase == VICTIM:  # [victims' team buttons..., steal:<victim>:<colour> choices...]
+            presses = sum(type(inp) is Press for inp in legal)
+            return legal[presses + pick(n - presses)]
+        return legal[pick(n)]
 
     def demo_options(self) -> dict[str, Any]:
         return {}
@@ -148,6 +177,11 @@ class Dog(Game[DogState]):
         return demo.demo_input(self, state, step)
 
 
+CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
+_LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}
+_CHECK = {name: row.check for name, row in PHASES.items()}
+_APPLY = {name: row.apply for name, row in PHASES.items()}
+assert len(_LEGAL) == len(PHASES), "every Dog phase lists its legal inputs"
 STAT_KEYS = ("round_end_feed", "round_end_assault", "round_end_none", "incident_feed", "incident_assault",
              "incident_fire_fest", "nobody_counted", "theft", "theft_nobody", "stole", "exchanged", "all_fainted",
              "knocked_out")

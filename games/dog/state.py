@@ -64,11 +64,15 @@ class DogState:
 def evolve(s: DogState, **changes: object) -> DogState:
     """`dataclasses.replace` without re-running __init__: a copy of the fields with `changes`.
     Four times faster, which `houston simulate` notices; the record stays frozen to its users."""
-    new = object.__new__(DogState)
-    fields = new.__dict__
-    fields.update(s.__dict__)
+    fields = s.__dict__.copy()
     fields.update(changes)
+    new = _new(DogState)
+    _set(new, "__dict__", fields)
     return new
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def add(a: Sticks, b: Sticks) -> Sticks:

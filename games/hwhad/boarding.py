@@ -20,7 +20,7 @@ from games.core import (
     UnknownCard,
     say,
 )
-from games.hwhad.cards import CAPTAIN_ID, SCANS, catalogue, numbers
+from games.hwhad.cards import CAPTAIN_ID, catalogue, numbers, scans
 from games.hwhad.deal import ORDER, SPECIALS, deal_requests, plan_deal
 from games.hwhad.errors import CardNotInDeal, CrewRefused
 from games.hwhad.state import (
@@ -175,7 +175,8 @@ def _dealt_to(where: str) -> tuple[Effect, ...]:
 
 
 def boarding_legal(state: HState) -> list[Input]:
-    return [SCANS[card] for card in state.stack]
+    scan = scans()
+    return [scan[card] for card in state.stack]
 
 
 # --- The Captain's appearance ---------------------------------------------------------------

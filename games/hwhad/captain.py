@@ -20,7 +20,7 @@ from games.core import (
     UnknownCard,
     say,
 )
-from games.hwhad.cards import SCANS, catalogue
+from games.hwhad.cards import catalogue, scans
 from games.hwhad.ending import by_order, elimination, finish
 from games.hwhad.errors import CardNotInHand, NotEnoughTokens, OrderRefused, WrongTeam
 from games.hwhad.state import (
@@ -109,7 +109,8 @@ def successor_card_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple
 
 
 def successor_card_legal(state: HState) -> list[Input]:
-    return [SCANS[c] for c in hand_of(state, state.actor)]
+    scan = scans()
+    return [scan[c] for c in hand_of(state, state.actor)]
 
 
 # --- The captain's order --------------------------------------------------------------------
@@ -327,5 +328,6 @@ def victim_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HState,
 
 
 def victim_legal(state: HState) -> list[Input]:
-    return [SCANS[c] for c in hand_of(state, state.actor)]
+    scan = scans()
+    return [scan[c] for c in hand_of(state, state.actor)]
 

@@ -114,5 +114,7 @@ def asteroid_weights(percent: int) -> tuple[int, ...]:
     return (3 * (100 - percent), percent, percent, percent)
 
 
-# One Scan per card, built once: legal-input lists hand these out instead of building new ones.
-SCANS: dict[str, Scan] = {card: Scan(card) for card in catalogue()}
+@cache
+def scans() -> dict[str, Scan]:
+    """One Scan per card, built once: legal-input lists hand these out instead of new ones."""
+    return {card: Scan(card) for card in catalogue()}

@@ -21,7 +21,7 @@ from games.core import (
     say,
 )
 from games.hwhad.captain import begin_succession
-from games.hwhad.cards import CAPTAIN_ID, SCANS, asteroid_weights, catalogue, numbers
+from games.hwhad.cards import CAPTAIN_ID, asteroid_weights, catalogue, numbers, scans
 from games.hwhad.ending import elimination, finish
 from games.hwhad.errors import CardNotInHand, SlotTaken, WrongTeam
 from games.hwhad.resolution import report, resolve
@@ -156,8 +156,8 @@ def spacewalk_apply(state: HState, inp: Input, outcomes: Outcomes) -> tuple[HSta
 
 def spacewalk_legal(state: HState) -> list[Input]:
     teams = callable_teams(state)
-    scans = SCANS
-    return [scans[c] for t, hand in zip(state.teams, state.hands, strict=True) if t in teams for c in hand]
+    scan = scans()
+    return [scan[c] for t, hand in zip(state.teams, state.hands, strict=True) if t in teams for c in hand]
 
 
 # --- Resolution -----------------------------------------------------------------------------

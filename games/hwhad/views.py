@@ -10,7 +10,7 @@ stay beside them for the displays that read them.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from games import widgets as w
@@ -46,7 +46,13 @@ def _words() -> dict[str, str]:
 
 def _word(key: str, **params: Any) -> str:
     """A screen's words: the catalogue's `[display]` table over the spoken messages."""
-    return render(Say(key, params), _words())
+    return _filled(key, tuple(params.items()))
+
+
+@lru_cache(maxsize=4096)
+def _filled(key: str, items: tuple[tuple[str, Any], ...]) -> str:
+    """_word's work, cached: every view draws the same labels again."""
+    return render(Say(key, dict(items)), _words())
 
 
 def turn(state: HState) -> str | None:
@@ -192,6 +198,8 @@ def team_view(state: HState, team: str) -> dict[str, Any]:
         hand = [{"name": catalogue()[c].name, "text": card_sentence(c)} for c in state.hands[i]]
         out = [{"name": catalogue()[c].name, "text": card_sentence(c)} for c, t in state.slots if t == team]
         view["widgets"] = [w.cards(_word("w_hand_title"), hand)]
+        if state.dolphinized[i]:  # the team knows: it holds or held a dolphin
+            view["widgets"].insert(0, w.banner(_word(team), _word("w_you_are_dolphinized")))
         if out:
             view["widgets"].append(w.cards(_word("w_on_spacewalk"), out))
     return view

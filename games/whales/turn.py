@@ -353,7 +353,7 @@ def after_add(state: WState, team: str, effects: list[Effect]) -> Result:
     i = state.teams.index(team)
     colour = rules_of_army.overflowing(state.armies[i])
     if not colour:
-        return finish_turn(state, effects)
+        return finish_turn(state, effects, gained=team)
     gone = tuple(c for c, col in state.armies[i] if col == colour)
     kept = tuple(e for e in state.armies[i] if e[1] != colour)
     words = say("overflow", team=team, colour=colour, count=len(gone))
@@ -371,22 +371,21 @@ def victims(state: WState, thief: str) -> tuple[str, ...]:
                  if t != thief and rules_of_army.stealable(a))
 
 
-def finish_turn(state: WState, effects: list[Effect]) -> Result:
-    """The offered card is in an army: check the ends, else the next player's turn."""
-    limit = numbers().superheroes_to_end
-    n = len(state.teams)
-    seats = [(state.player + k) % n for k in range(n)]
-    for i in seats:
-        if rules_of_army.superheroes(state.armies[i]) >= limit:
-            state, more = ending.superspy_end(evolve(state, actor="", pending="", victim="", receiver=""),
-                                              state.teams[i])
+def finish_turn(state: WState, effects: list[Effect], gained: str = "") -> Result:
+    """The offered card is in an army: check the ends, else the next player's turn.
+
+    Only the army that `gained` a card can newly hold 3 superheroes or 6 whales: every other army
+    only kept or lost cards since the last check, and losing a card never ends the game."""
+    if gained:
+        army = state.armies[state.teams.index(gained)]
+        cleared = {"actor": "", "pending": "", "victim": "", "receiver": ""}
+        if rules_of_army.superheroes(army) >= numbers().superheroes_to_end:
+            state, more = ending.superspy_end(evolve(state, **cleared), gained)
             return state, [*effects, *more]
-    for i in seats:
-        if rules_of_army.complete(state.armies[i]):
-            state, more = ending.whales_end(evolve(state, actor="", pending="", victim="", receiver=""),
-                                            "end_six_whales", state.teams[i])
+        if rules_of_army.complete(army):
+            state, more = ending.whales_end(evolve(state, **cleared), "end_six_whales", gained)
             return state, [*effects, *more]
-    state, more = begin_turn(state, player=(state.player + 1) % n, turns=state.turns + 1)
+    state, more = begin_turn(state, player=(state.player + 1) % len(state.teams), turns=state.turns + 1)
     return state, [*effects, *more]
 
 

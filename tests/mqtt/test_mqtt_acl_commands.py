@@ -31,7 +31,9 @@ def test_dashboard_sees_public_topics_but_no_team_topic(linked, probes) -> None:
     assert dashboard.wait_for(lambda m: "/team/" in m.topic, 0.5) is None
     assert admin.wait_for(lambda m: m.topic == link.topics.state) is not None
     assert not any("/team/" in m.topic for m in admin.messages)  # the operator sees no hand either
-    assert {m.topic for m in dashboard.messages} <= {link.topics.availability, link.topics.state, link.topics.events}
+    # of this box or any other on the broker: only the public topics (houston/<box>/<public kind>)
+    public = {"availability", "state", "events", "log", "summary", "results"}
+    assert {tuple(m.topic.split("/")[::2]) for m in dashboard.messages} <= {("houston", kind) for kind in public}
     # a team reads its own view and no other team's
     assert {m.topic for m in red.messages if "/team/" in m.topic} == {link.topics.team("red")}
 
@@ -41,7 +43,7 @@ def test_dashboard_publishes_are_refused(linked, probes) -> None:
     dashboard = probes("dashboard")
     admin = probes("admin", ("houston/#",))
     before = box.service.public_view()
-    dashboard.publish(link.topics.command("press"), b'{"button": "ok"}')
+    dashboard.publish(link.topics.command("press", user="dashboard"), b'{"button": "ok"}')
     dashboard.publish(link.topics.state, b'{"forged": true}', retain=True)
     dashboard.publish(link.topics.availability, b"offline", retain=True)
     box.service.wait_idle()
@@ -55,8 +57,8 @@ def test_dashboard_publishes_are_refused(linked, probes) -> None:
 
 def test_team_command_goes_through_the_rules_and_is_answered(linked, probes) -> None:
     box, link = linked("dog", {"teams": ["red", "blue"]})
-    red = probes("red", ("houston/+/cmd/+/reply", "houston/+/state"))
-    topic = link.topics.command("press")
+    red = probes("red", ("houston/+/cmd/red/+/reply", "houston/+/state"))
+    topic = link.topics.command("press", user="red")
     red.publish(topic, json.dumps({"button": "ok", "transaction": "t-1"}))
     assert _reply(red, topic + "/reply") == {"status": "ok", "seq": 1, "transaction": "t-1"}
     assert box.session is not None and len(box.session.state.roll) == 3  # the dice were rolled
@@ -71,9 +73,9 @@ def test_scan_is_privileged_only_on_the_admin_prefix(linked, probes) -> None:
     box, link = linked("hwhad", OPTIONS)
     box.press("ok")
     card = box.session.state.stack[0]
-    red = probes("red", ("houston/+/cmd/+/reply",))
+    red = probes("red", ("houston/+/cmd/red/+/reply",))
     admin = probes("admin", ("houston/#",))
-    plain = link.topics.command("scan")
+    plain = link.topics.command("scan", user="red")
     red.publish(plain, json.dumps({"card": card}))
     assert _reply(red, plain + "/reply")["error"] == "not_allowed"
     dealt = len(box.session.state.deck) - len(box.session.state.stack)
@@ -90,8 +92,8 @@ def test_scan_is_privileged_only_on_the_admin_prefix(linked, probes) -> None:
 
 def test_malformed_payloads_get_error_replies(linked, probes) -> None:
     box, link = linked("dog", {"teams": ["red", "blue"]})
-    admin = probes("admin", ("houston/+/cmd/+/reply",))
-    topic = link.topics.command("press")
+    admin = probes("admin", ("houston/+/cmd/admin/+/reply",))
+    topic = link.topics.command("press", user="admin")
     cases = [b"{not json", b"[1, 2]", b"\xff\xfe", b'"ok"', b"{" * 5000, json.dumps({"button": 3}).encode()]
     for payload in cases:
         start = admin.mark()
@@ -99,8 +101,9 @@ def test_malformed_payloads_get_error_replies(linked, probes) -> None:
         reply = _reply(admin, topic + "/reply", start)
         assert reply["status"] == "error", payload[:20]
     start = admin.mark()
-    admin.publish(link.topics.command("fly_to_the_moon"), b"{}")
-    assert _reply(admin, link.topics.command("fly_to_the_moon") + "/reply", start)["error"] == "malformed_input"
+    moon = link.topics.command("fly_to_the_moon", user="admin")
+    admin.publish(moon, b"{}")
+    assert _reply(admin, moon + "/reply", start)["error"] == "malformed_input"
     assert box.session.state.roll == () and box.journal.count(box.service.record.id) == 0
 
 

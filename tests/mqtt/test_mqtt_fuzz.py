@@ -74,7 +74,7 @@ def test_malformed_commands_are_refused_and_change_nothing(tmp_path: Path) -> No
     def fuzz(command: tuple[str, bytes, bool]) -> None:
         name, payload, privileged = command
         replies.arrived.clear()
-        topic = Topics(box.service.box_id).command(name, admin=privileged)
+        topic = Topics(box.service.box_id).command(name, user="red", admin=privileged)
         assert handler.handle(topic, payload)
         assert replies.arrived.wait(5), "no reply"
         assert replies.last is not None and replies.last["status"] == "error", (command, replies.last)
@@ -99,7 +99,7 @@ def test_a_valid_command_among_them_does_change_the_game(tmp_path: Path) -> None
     handler = CommandHandler(Topics(box.service.box_id), box.service.post, replies.publish)
     try:
         before = digest(box.session.state)
-        handler.handle(Topics(box.service.box_id).command("press"), b'{"button": "ok"}')
+        handler.handle(Topics(box.service.box_id).command("press", user="red"), b'{"button": "ok"}')
         assert replies.arrived.wait(5) and replies.last["status"] == "ok"
         assert digest(box.session.state) != before
     finally:

@@ -16,7 +16,6 @@ import pytest
 
 from device.box.chance import SeededDrawer
 from device.simulation.testing import play_watching_secrets
-from games.legacy import LegacyGame
 from games.registry import game_ids, load_game
 
 SEEDS = (1, 2)
@@ -25,8 +24,6 @@ SEEDS = (1, 2)
 @pytest.mark.parametrize("game_id", game_ids())
 def test_random_games_publish_no_secret(game_id: str, linked, probes) -> None:
     game = load_game(game_id)
-    if isinstance(game, LegacyGame):
-        pytest.skip(f"{game_id} is not ported onto games.core.Game yet: it has no secrecy oracle")
     secrets_seen = 0
     for seed in SEEDS:
         teams = max(game.info.min_teams, min(4, game.info.max_teams))

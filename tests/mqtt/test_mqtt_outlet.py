@@ -28,8 +28,10 @@ def test_each_part_goes_to_its_topic_with_retain_and_qos() -> None:
     outlet = MqttOutlet(Topics("b1"), fake)
     outlet.deliver(update(7, {"schema": 1, "game": {"round": 2}}, {"red": {"hand": ["secret-card"]}},
                           [{"type": "say", "text": "Hello"}]))
-    by_topic = {t: (json.loads(p), q, r) for t, p, q, r in fake.sent}
-    assert set(by_topic) == {"houston/b1/state", "houston/b1/events", "houston/b1/team/red"}
+    by_topic = {t: (json.loads(p), q, r) for t, p, q, r in fake.sent if p}
+    assert set(by_topic) == {"houston/b1/state", "houston/b1/events", "houston/b1/team/red", "houston/b1/summary"}
+    cleared = {t for t, p, _, r in fake.sent if not p and r}
+    assert cleared == {f"houston/b1/team/{c}" for c in ("blue", "green", "yellow", "purple", "white")}
     assert by_topic["houston/b1/state"] == ({"schema": 1, "seq": 7, "game": {"round": 2}}, 1, True)
     assert by_topic["houston/b1/events"] == ({"type": "say", "text": "Hello", "schema": 1, "seq": 7}, 1, False)
     assert by_topic["houston/b1/team/red"] == (
@@ -42,8 +44,9 @@ def test_unchanged_views_are_not_sent_again_but_events_are() -> None:
     fake = FakeBroker()
     outlet = MqttOutlet(Topics("b1"), fake)
     outlet.deliver(update(1, {"a": 1}, {"red": {"x": 1}}))
+    fake.sent.clear()
     outlet.deliver(update(2, {"a": 1}, {"red": {"x": 1}}, [{"type": "error", "key": "not_expected"}]))
-    assert [t for t, *_ in fake.sent] == ["houston/b1/state", "houston/b1/team/red", "houston/b1/events"]
+    assert [t for t, *_ in fake.sent] == ["houston/b1/events"]
 
 
 def test_a_team_that_left_has_its_retained_view_cleared() -> None:
@@ -63,17 +66,72 @@ def test_republish_sends_latest_state_and_every_team_view() -> None:
     outlet.deliver(update(2, {"a": 2}, {"red": {"x": 3}, "blue": {"x": 4}}, [{"type": "say", "text": "t"}]))
     fake.sent.clear()
     outlet.republish()
-    got = {t: json.loads(p) for t, p, _, retain in fake.sent if retain}
+    got = {t: json.loads(p) for t, p, _, retain in fake.sent if retain and p}
     assert got["houston/b1/state"]["a"] == 2
     assert got["houston/b1/team/red"]["view"] == {"x": 3}
     assert got["houston/b1/team/blue"]["view"] == {"x": 4}
     assert not any(t.endswith("/events") for t, *_ in fake.sent)  # events are not replayed
 
 
+def _game(game: str, phase: str = "p", round_: int | None = 1, **extra: Any) -> dict[str, Any]:
+    return {"game": game, "title": game.upper(), "phase": phase, "round": round_, "turn": None, "scores": {},
+            "winners": [], "widgets": [], **extra}
+
+
+def test_every_team_topic_is_cleared_when_a_game_starts_and_ends() -> None:
+    fake = FakeBroker()
+    outlet = MqttOutlet(Topics("b1"), fake)
+    outlet.deliver(update(1, {"mode": "idle", "selected": "g1", "game": None}))  # box start: all six cleared
+    assert len([t for t, p, *_ in fake.sent if "/team/" in t and not p]) == 6
+    fake.sent.clear()
+    outlet.deliver(update(2, {"mode": "game", "selected": "g1", "game": _game("g1")}, {"red": {"game": "g1"}}))
+    cleared = {t.rsplit("/", 1)[1] for t, p, *_ in fake.sent if "/team/" in t and not p}
+    assert cleared == {"blue", "green", "yellow", "purple", "white"}
+    fake.sent.clear()
+    outlet.deliver(update(3, {"mode": "idle", "selected": "g1", "game": _game("g1", "over")}, {}))
+    assert ("houston/b1/team/red", b"", 1, True) in fake.sent
+
+
+def test_the_game_log_is_retained_bounded_and_new_for_each_game() -> None:
+    fake = FakeBroker()
+    outlet = MqttOutlet(Topics("b1"), fake)
+    outlet.deliver(update(1, {"mode": "game", "game": _game("g1")}, {}, [{"type": "say", "text": "one"}]))
+    for i in range(100):
+        outlet.deliver(update(2 + i, {"mode": "game", "game": _game("g1")}, {},
+                              [{"type": "prompt", "text": f"p{i}"}, {"type": "prompt", "text": f"p{i}"},
+                               {"type": "say", "text": "again", "repeat": True}]))
+    logs = [(json.loads(p), r) for t, p, _, r in fake.sent if t == "houston/b1/log"]
+    log, retained = logs[-1]
+    assert retained and log["game"] == "g1" and len(log["lines"]) == 40
+    assert [line["text"] for line in log["lines"]][-2:] == ["p98", "p99"]  # no doubles, no repeats
+    outlet.deliver(update(200, {"mode": "idle", "game": _game("g1", "over")}, {}))
+    outlet.deliver(update(201, {"mode": "game", "game": _game("g2")}, {}, [{"type": "say", "text": "new"}]))
+    log = json.loads([p for t, p, *_ in fake.sent if t == "houston/b1/log"][-1])
+    assert log["game"] == "g2" and [line["text"] for line in log["lines"]] == ["new"]
+
+
+def test_results_fire_once_per_result_and_are_never_retained_or_republished() -> None:
+    fake = FakeBroker()
+    outlet = MqttOutlet(Topics("b1"), fake)
+    outlet.deliver(update(1, {"mode": "game", "game": _game("g1", round_=1)}, {}, [{"type": "light"}]))
+    outlet.deliver(update(2, {"mode": "game", "game": _game("g1", round_=1)}, {}, [{"type": "sound"}]))
+    outlet.deliver(update(3, {"mode": "game", "game": _game("g1", round_=2, scores={"red": 3})}, {}))
+    outlet.deliver(update(4, {"mode": "idle", "selected": "g1", "game": _game("g1", "over", winners=["red"])}, {},
+                          [{"type": "game_over", "winners": ["red"], "reason": "won"}]))
+    results = [(json.loads(p), r) for t, p, _, r in fake.sent if t == "houston/b1/results"]
+    assert [(r["event_type"], retained) for r, retained in results] == [("round_result", False), ("game_over", False)]
+    assert results[0][0]["round"] == 1 and results[0][0]["scores"] == {"red": 3}
+    assert results[1][0]["winners"] == ["red"]
+    fake.sent.clear()
+    outlet.republish()
+    assert not any(t.endswith("/results") for t, *_ in fake.sent)
+
+
 def test_command_topics_parse_privilege_from_the_prefix() -> None:
     topics = Topics("b1")
-    assert topics.parse_command("houston/b1/cmd/press") == ("press", False)
+    assert topics.parse_command("houston/b1/cmd/red/press") == ("press", False)
+    assert topics.parse_command("houston/b1/cmd/press") is None  # no sender level
     assert topics.parse_command("houston/b1/admin/cmd/scan") == ("scan", True)
-    assert topics.parse_command("houston/b1/cmd/press/reply") is None
+    assert topics.parse_command("houston/b1/cmd/red/press/reply") is None
     assert topics.parse_command("houston/b2/cmd/press") is None
     assert topics.parse_command("houston/b1/cmd/") is None

@@ -130,7 +130,7 @@ def test_an_exception_in_a_callback_does_not_kill_the_network_thread(broker: Bro
             raise RuntimeError("a bug in a handler")
 
     conn = Connection(host="127.0.0.1", port=broker.port, username="box", password=broker.passwords["box"],
-                      client_id="guard-test", subscriptions=[("houston/guard/cmd/+", 1)], on_message=on_message)
+                      client_id="guard-test", subscriptions=[("houston/guard/cmd/+/+", 1)], on_message=on_message)
     conn.start()
     admin = Probe(broker.port, "admin", broker.passwords["admin"], ())
     try:
@@ -138,8 +138,8 @@ def test_an_exception_in_a_callback_does_not_kill_the_network_thread(broker: Bro
         while conn.connects < 1:  # subscribed
             assert time.monotonic() < deadline
             time.sleep(0.01)
-        admin.publish("houston/guard/cmd/x", b"boom")
-        admin.publish("houston/guard/cmd/x", b"after")
+        admin.publish("houston/guard/cmd/admin/x", b"boom")
+        admin.publish("houston/guard/cmd/admin/x", b"after")
         deadline = time.monotonic() + 3
         while seen != [b"boom", b"after"]:
             assert time.monotonic() < deadline, seen

@@ -169,7 +169,7 @@ def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_
                               "password": broker.passwords["box"], "keepalive": 10})
     probe = Probe(broker.port, "admin", broker.passwords["admin"],
                   subscribe=("houston/pitest/availability", "houston/pitest/admin/cmd/+/reply",
-                             "houston/pitest/cmd/+/reply"))
+                             "houston/pitest/cmd/admin/+/reply"))
     proc = subprocess.Popen(
         [sys.executable, "-m", "device.cli", "run", "--config", str(conf), "--data-dir", str(data)],
         env=_env(path), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -181,7 +181,7 @@ def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_
         assert online is not None, broker.log()
         for button in ("ok", "red"):  # OK starts the game, red takes the first place: each acknowledged
             mark = probe.mark()
-            probe.publish("houston/pitest/cmd/press", json.dumps({"button": button}))
+            probe.publish("houston/pitest/cmd/admin/press", json.dumps({"button": button}))
             reply = probe.wait_for(lambda m: m.topic.endswith("/reply"), timeout=5, start=mark)
             assert reply is not None and reply.json()["status"] == "ok"
         mark = probe.mark()

@@ -1,5 +1,6 @@
 """Fixtures for the sixth-game test: the toy game installed from a temporary folder (and removed
-after), one real Mosquitto with WebSockets, one headless Chromium."""
+after), one real Mosquitto with WebSockets. (Chromium runs in a process of its own: Playwright's
+sync API allows one instance per process, and the dashboard tests hold it.)"""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,9 +15,6 @@ from device.network.mqtt.broker import Broker, start_broker
 from games import registry
 
 TOY_SOURCE = Path(__file__).resolve().parent / "toygame"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -42,13 +39,3 @@ def ws_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
     b = start_broker(tmp_path_factory.mktemp("mosquitto-sixth"))
     yield b
     b.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()

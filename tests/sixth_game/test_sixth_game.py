@@ -61,6 +61,7 @@ def test_the_box_on_mock_pins_referees_it(toy_dir: Path, tmp_path: Path) -> None
         bad = box.command("start_game", {"game": GAME_ID, "options": {"teams": ["red"]}})
         assert bad["status"] == "error" and bad["error"] == "toy_bad_teams" and bad["refused"] == "setup"
         assert box.journal.games() == []  # refused before anything is journaled
+        assert box.recorder.refusals[-1] == ("toy_bad_teams", "setup")  # told apart from illegal inputs
         assert box.command("start_game", {"game": GAME_ID, "options": {"teams": ["red", "blue"]}})["status"] == "ok"
         box.press("ok")  # the box draws the gem: a chance roll, journaled
         assert box.said[-2:] == ["A gem is in the vault.", "red: hold up the gem you think is in the vault."]
@@ -72,7 +73,7 @@ def test_the_box_on_mock_pins_referees_it(toy_dir: Path, tmp_path: Path) -> None
         box.scan(wrong)
         assert box.said[-2].startswith("Not the ") and box.session.state.turn == 1
         box.scan(wrong)
-        assert box.errors[-1] == "toy_already"
+        assert box.recorder.refusals[-1] == ("toy_already", "input")
         box.scan("badge-red")
         assert box.errors[-1] == "unknown_card"
         view = box.service.public_view()["game"]
@@ -159,23 +160,57 @@ def test_the_secrecy_check_catches_a_leaking_view(toy_dir: Path, tmp_path: Path,
         box.close()
 
 
-def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, ws_broker: Broker, browser: Any) -> None:
+# The page in headless Chromium, driven from a process of its own (one Playwright per process).
+# It prints `live` once connected, waits for the game's phase the test then brings about, and
+# prints what the page shows as JSON.
+PAGE_SCRIPT = """
+import json, shutil, sys
+from playwright.sync_api import sync_playwright
+url, phase, prompt = sys.argv[1:4]
+args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+with sync_playwright() as p:
+    browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                                args=args, headless=True)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(url)
+    page.wait_for_selector("#status[data-state=live]", timeout=10000)
+    print("live", flush=True)
+    page.wait_for_selector(f"#phase[data-phase={phase}]", timeout=10000)
+    page.wait_for_function("t => document.getElementById('prompt').textContent === t", arg=prompt, timeout=5000)
+    page.wait_for_selector("#widgets [data-kind=teams] [data-team]", timeout=5000)
+    kinds = page.locator("#widgets [data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")
+    teams = page.locator("#widgets [data-kind=teams] [data-team]").evaluate_all("els => els.map(e => e.dataset.team)")
+    shown = {"kinds": kinds, "teams": teams, "title": page.locator("#title").text_content() or "",
+             "widgets": page.locator("#widgets").text_content() or "",
+             "news": page.locator("#log li").all_text_contents()}  # the game log, newest first
+    print(json.dumps(shown), flush=True)
+    browser.close()
+"""
+
+
+def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, ws_broker: Broker) -> None:
     box, link = _linked(tmp_path, ws_broker, "toy-dash")
     assert link.http is not None
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    proc = None
     try:
-        page.goto(f"http://127.0.0.1:{link.http.port}/")
-        page.wait_for_selector("#status[data-state=live]", timeout=5000)
-        box.press("ok")
-        page.wait_for_selector("#phase[data-phase=guess]", timeout=2000)
-        prompt = box.service.public_view()["prompt"]["text"]
-        page.wait_for_function("text => document.getElementById('prompt').textContent === text", arg=prompt,
-                               timeout=2000)
-        news = page.locator("#announcements li").all_text_contents()
-        assert news and news[0] == box.said[-1]
-        text = page.locator("body").text_content() or ""
-        assert "Gem Vault" in text
+        # what the page must show once OK is pressed: the guessing phase and its prompt
+        prompt = "red: hold up the gem you think is in the vault."
+        proc = subprocess.Popen([sys.executable, "-c", PAGE_SCRIPT, f"http://127.0.0.1:{link.http.port}/", "guess",
+                                 prompt], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "live", proc.stderr.read() if proc.stderr else ""
+        box.press("ok")  # the mock OK button: the box hides a gem
+        assert box.service.public_view()["prompt"]["text"] == prompt
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        shown = json.loads(out.strip().splitlines()[-1])
+        # the page draws the kinds the toy's view declares (no JavaScript knows the toy)
+        assert shown["kinds"] == [w["kind"] for w in box.service.public_view()["game"]["widgets"]]
+        assert shown["kinds"] == ["teams", "counters", "log"]
+        assert shown["teams"] == ["red", "blue", "green"]
+        assert "Gem Vault" in shown["title"] and "gems tried" in shown["widgets"]
     finally:
-        page.close()
+        if proc is not None and proc.poll() is None:
+            proc.kill()
         link.stop()
         box.close()

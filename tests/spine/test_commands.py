@@ -64,3 +64,14 @@ def test_a_refused_command_is_spoken_and_changes_nothing(tmp_path) -> None:
         assert box.journal.games() == [] and box.session is None
     finally:
         box.close()
+
+
+def test_the_recording_outlet_keeps_a_bounded_history() -> None:
+    from device.box.outlets import RecordingOutlet
+    from device.box.service import Update
+
+    outlet = RecordingOutlet(limit=10)
+    for seq in range(1, 26):
+        outlet.deliver(Update(seq, {}, {}, []))
+    assert len(outlet.updates) <= 10 and outlet.updates[-1].seq == 25
+    assert outlet.dropped + len(outlet.updates) == 25

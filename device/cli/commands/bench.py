@@ -12,6 +12,9 @@ BENCHES: dict[str, str] = {
     "mqtt": "device.network.mqtt.bench",
     "voice": "device.hardware.voice.bench",
     "journal": "device.box.journal_bench",
+    "crash": "device.simulation.crash_bench",
+    "powercut": "device.simulation.power_cut_bench",
+    "soak": "device.simulation.soak_bench",
 }
 
 

@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from device.box.config import config_dir, load_config
+from device.box.config import ConfigError, config_dir, load_config
 from device.box.jobs import SayJob
 from device.box.journal import JournalError, open_journal
+from games.registry import game_ids
 
 log = logging.getLogger("houston.run")
 
@@ -40,6 +41,8 @@ def register(sub: Any) -> None:
     p.add_argument("--data-dir", help="where the journal lives (default from houston.toml)")
     p.add_argument("--config", help="directory with houston.toml and pins.toml")
     p.add_argument("--mute", action="store_true", help="with --sim: print only, do not speak")
+    p.add_argument("--dashboard", action="store_true",
+                   help="with --sim: start a private broker, serve the dashboard and print its links")
     p.set_defaults(func=run)
 
 
@@ -48,21 +51,31 @@ def run(args: argparse.Namespace) -> int:
 
     directory = config_dir(args.config)
     load_config(directory)  # refuse a bad config before anything starts
+    if args.game is not None and args.game not in game_ids():
+        raise ConfigError(f"--game {args.game[:40]!r}: not an installed game ({', '.join(game_ids())})")
     data_dir = default_data_dir(args.data_dir, args.config)
     if args.sim:
         speak = not args.mute and os.environ.get("SDL_AUDIODRIVER") != "dummy"
-        return run_sim(data_dir, args.game, sys.stdin, sys.stdout, speak=speak)
+        return run_sim(data_dir, args.game, sys.stdin, sys.stdout, speak=speak, config=directory,
+                       dashboard=args.dashboard)
+    if args.dashboard:
+        print("houston: --dashboard goes with --sim (on the Pi, [mqtt] http_port serves the page)", file=sys.stderr)
+        return 2
     return run_hardware(data_dir, args.game, directory)
 
 
-def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, speak: bool = False) -> int:
+def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, speak: bool = False,
+            config: Path | None = None, dashboard: bool = False) -> int:
     """The box on mock pins, driven by keys; prints what it says and how its lights change, and
-    speaks it too when `speak` and the laptop has an audio device (silently skipped otherwise)."""
+    speaks it too when `speak` and the laptop has an audio device (silently skipped otherwise).
+    Settings come from `config` (houston.toml, pins.toml); `[mqtt]` is honoured, and `dashboard`
+    brings a private broker and the dashboard page instead (device/cli/commands/laptop.py)."""
     from device.box.outlets import ConsoleOutlet
     from device.simulation.simbox import SimBox
 
+    settings, pins = load_config(config_dir(config))
     try:
-        box = SimBox(data_dir, game=game, start=False)
+        box = SimBox(data_dir, game=game, settings=settings, pins=pins, start=False)
     except JournalError as exc:
         print(f"houston: {exc}", file=sys.stderr)
         return 2
@@ -71,6 +84,16 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     speaker = _sim_speaker(box, data_dir) if speak else None
     print(SIM_HELP, file=out, flush=True)
     box.service.start()
+    network = None
+    if dashboard or settings.mqtt.get("enabled"):
+        from device.cli.commands.laptop import start_network  # MQTT only when asked for
+
+        try:
+            network = start_network(box.service, settings, data_dir, out, dashboard=dashboard)
+        except Exception as exc:
+            box.close()
+            print(f"houston: cannot start the broker or the dashboard: {exc}", file=sys.stderr)
+            return 2
     box.service.wait_idle()
     try:
         for line in keys:
@@ -79,9 +102,21 @@ def run_sim(data_dir: Path, game: str | None, keys: TextIO, out: TextIO, *, spea
     except KeyboardInterrupt:
         pass
     finally:
-        box.close()
+        if network is not None:
+            network.close()
+        status = _close_journal(box.close)
         if speaker is not None:
             speaker.close(drain=True, timeout=5)
+    return status
+
+
+def _close_journal(close: Any) -> int:
+    """Close the box's journal; a disk that refuses the last write is one line and exit 1."""
+    try:
+        close()
+    except JournalError as exc:
+        print(f"houston: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -237,8 +272,7 @@ def run_hardware(data_dir: Path, game: str | None, directory: Path) -> int:
         if buzzer is not None:
             buzzer.close()
         panel.close()
-        journal.close()
-    return 0
+    return _close_journal(journal.close)
 
 
 def _start_mqtt(settings: Any, service: Any) -> Any:

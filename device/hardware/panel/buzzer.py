@@ -7,6 +7,7 @@ from typing import Any
 
 from gpiozero import Buzzer
 
+PLAYED_KEPT = 256
 BEEPS: dict[str, tuple[float, float, int]] = {
     "confirm": (0.05, 0.05, 1),
     "error": (0.25, 0.1, 2),
@@ -21,13 +22,14 @@ class BuzzerOutlet:
 
     def __init__(self, pin: int, *, pin_factory: Any = None) -> None:
         self.device = Buzzer(pin, pin_factory=pin_factory)
-        self.played: list[str] = []
+        self.played: list[str] = []  # the latest beeps, at most PLAYED_KEPT (tests read them)
 
     def deliver(self, update: Any) -> None:
         for event in update.events:
             if event["type"] == "sound" and event["name"] in BEEPS:
                 on, off, n = BEEPS[event["name"]]
                 self.played.append(event["name"])
+                del self.played[:-PLAYED_KEPT]
                 self.device.beep(on_time=on, off_time=off, n=n, background=True)
 
     def close(self) -> None:

@@ -56,11 +56,11 @@ def measure(runs: int, cache_dir: Path, cold_count: int = len(PHRASES)) -> dict[
         for i in range(len(phrases) + runs):
             text = phrases[i] if i < len(phrases) else phrases[i % len(phrases)]
             update = Update(i, {}, {}, [{"type": "say", "key": "bench", "text": text}])
-            before = len(speaker.started)
+            before = speaker.played
             t0 = time.perf_counter()
             outlet.deliver(update)
             speaker.wait_done(10)
-            if len(speaker.started) == before:
+            if speaker.played == before:
                 raise RuntimeError("the clip never started")
             item = speaker.started[-1]
             assert item.started_at is not None
@@ -98,12 +98,12 @@ def _through_service(speaker: Any, runs: int, work_dir: Path) -> list[float]:
     times: list[float] = []
     try:
         for _ in range(max(1, runs)):
-            before = len(speaker.started)
+            before = speaker.played
             t0 = time.perf_counter()
             box.service.post(SayJob([words]))
             box.service.wait_idle()
             speaker.wait_done(10)
-            if len(speaker.started) == before:
+            if speaker.played == before:
                 raise RuntimeError("the clip never started")
             times.append((speaker.started[-1].started_at - t0) * 1000)
     finally:

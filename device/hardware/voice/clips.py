@@ -16,14 +16,12 @@ import os
 import re
 import shutil
 import subprocess
-import tomllib
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-REPO_DIR = Path(__file__).resolve().parents[3]
 FIELD = re.compile(r"\{[^{}]*\}")
 
 
@@ -106,17 +104,19 @@ class ClipCache:
         return len(missing), len(todo) - len(missing)
 
 
-def catalogue_files(language: str = "en", root: Path = REPO_DIR) -> list[Path]:
-    """The box's catalogue and every game's, for `language`."""
-    files = [root / "device" / "box" / f"messages.{language}.toml"]
-    files += sorted((root / "games").glob(f"*/messages.{language}.toml"))
-    return [f for f in files if f.is_file()]
+def catalogues(language: str = "en") -> list[dict[str, str]]:
+    """The box's catalogue and every installed game's, for `language` (read as the voice reads
+    them: from the packages, so an installed box and a game outside this folder are included)."""
+    from device.hardware.voice.render import box_messages
+    from games.data import messages
+    from games.registry import game_ids
+
+    return [box_messages(language), *(messages(f"games.{game_id}", language) for game_id in game_ids())]
 
 
-def fixed_phrases(language: str = "en", root: Path = REPO_DIR) -> list[str]:
+def fixed_phrases(language: str = "en") -> list[str]:
     """Every phrase with no {parameter}: these are rendered ahead of time."""
     phrases: set[str] = set()
-    for path in catalogue_files(language, root):
-        table = tomllib.loads(path.read_text(encoding="utf-8")).get("messages", {})
+    for table in catalogues(language):
         phrases.update(text for text in table.values() if isinstance(text, str) and not FIELD.search(text))
     return sorted(phrases)

@@ -25,6 +25,8 @@ from device.hardware.voice.sounds import RATE, SOUNDS, synthesise
 
 log = logging.getLogger("houston.voice")
 
+HISTORY_ITEMS = 256  # items kept in `history` and `started`
+MAX_PENDING = 32  # announcements waiting to be spoken; older ones give way to newer
 LOADED_CLIPS = 64  # pygame Sounds kept in memory (a clip is ~100-300 KB decoded)
 RETRY_SECONDS = 30.0  # how often a silent box looks for a speaker again
 
@@ -99,8 +101,10 @@ class Mixer:
 class Speaker:
     """Queue of things to say; play them in order on a thread of its own.
 
-    `history` records every item queued (tests read it); `started` the items that began playing,
-    with their timings (the benchmark reads those)."""
+    `history` records the latest items queued (tests read it); `started` the latest items that began
+    playing, with their timings (the benchmark reads those); `queued`/`played` count them all. Both
+    records and the backlog are bounded: a flood of REPEAT cannot grow memory, and when the table
+    asks faster than the box can speak, the oldest unspoken announcements give way to the newest."""
 
     def __init__(
         self,
@@ -112,8 +116,10 @@ class Speaker:
     ) -> None:
         self.clips = clips
         self.mixer = mixer or Mixer(volume)
-        self.history: list[Item] = []
-        self.started: list[Item] = []
+        self.history: list[Item] = []  # at most HISTORY_ITEMS, the latest
+        self.started: list[Item] = []  # at most HISTORY_ITEMS, the latest
+        self.queued = 0
+        self.played = 0
         self.on_silent = on_silent
         self._queue: queue.Queue[Item | None] = queue.Queue()
         self._loaded: OrderedDict[str, Any] = OrderedDict()
@@ -140,6 +146,17 @@ class Speaker:
 
     def _put(self, item: Item) -> None:
         self.history.append(item)
+        del self.history[:-HISTORY_ITEMS]
+        self.queued += 1
+        while self._queue.qsize() >= MAX_PENDING:  # drop the oldest unspoken item
+            try:
+                dropped = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            self._queue.task_done()
+            if dropped is None:  # a stop request is never dropped
+                self._queue.put(None)
+                return
         self._queue.put(item)
 
     def wait_done(self, timeout: float = 30.0) -> bool:
@@ -218,6 +235,8 @@ class Speaker:
         channel = sound.play()
         item.started_at = time.perf_counter()
         self.started.append(item)
+        del self.started[:-HISTORY_ITEMS]
+        self.played += 1
         if channel is None:
             return
         self._current = channel

@@ -1,10 +1,11 @@
-"""Commands in: a message on houston/<box>/cmd/<name> (or admin/cmd/<name>) becomes a service job.
+"""Commands in: a message on houston/<box>/cmd/<user>/<name> (or admin/cmd/<name>) becomes a job.
 
 Parsing happens here, at the edge: size, JSON, an object, then field by field against the
 command's allow-list (device/box/commands.py). The meaning (press, choose, undo, start a game...)
 and every rule check happen in `Service.command` on the service thread, through the same
 validation and journal as a button; a command that does not parse is refused there too, so the
-table hears why. The answer goes to `<command topic>/reply`, zigbee2mqtt style:
+table hears why. The answer goes to `<command topic>/reply` (so to the sender alone: the ACL lets
+each user read only replies under its own cmd/<user>/), zigbee2mqtt style:
 {"status": "ok"|"error", ...}, echoing a "transaction" field if the request carried one.
 Privilege comes from the topic alone: only `admin` may write admin/cmd (the broker's ACL), so a
 scan (which names a card) is accepted from there and refused from cmd/.
@@ -13,6 +14,7 @@ scan (which names a card) is accepted from there and refused from cmd/.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +29,17 @@ TRANSACTION = "transaction"
 
 def error_reply(error: str, message: str) -> dict[str, Any]:
     return {"status": "error", "error": error, "message": message}
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # NaN, Infinity: Python accepts them, JSON does not
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is out of range")  # 1e999 would be echoed back as Infinity
+    return value
 
 
 class CommandHandler:
@@ -71,7 +84,7 @@ class CommandHandler:
         if not payload.strip():
             return {}, None  # an empty message means no arguments (e.g. undo)
         try:
-            body = json.loads(payload.decode("utf-8"))
+            body = json.loads(payload.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite)
         except (UnicodeDecodeError, ValueError, RecursionError):
             return None, error_reply("malformed_input", "the payload is not valid JSON")
         if not isinstance(body, dict):

@@ -29,6 +29,9 @@ class Will:
     retain: bool = True
 
 
+MAX_QUEUED = 1000  # messages paho may hold for a slow or vanished broker
+
+
 class Connection:
     """A connected-when-possible MQTT client; `publish` is a no-op while the broker is away."""
 
@@ -60,6 +63,7 @@ class Connection:
         if will is not None:
             self.client.will_set(will.topic, will.payload, qos=will.qos, retain=will.retain)
         self.client.reconnect_delay_set(*reconnect)
+        self.client.max_queued_messages_set(MAX_QUEUED)  # paho's default is unlimited
         self.client.on_connect = guarded(self._connected)
         self.client.on_disconnect = guarded(self._disconnected)
         self.client.on_message = guarded(self._message)

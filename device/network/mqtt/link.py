@@ -2,13 +2,15 @@
 
 `start_mqtt(settings, service)` is what `houston run` calls. With `[mqtt] enabled = false` it
 returns None and the box referees exactly as before; with a broker that is down it keeps trying in
-the background (the box never waits for it). On every (re)connect it says `online` and republishes
-the retained state, every team view and Home Assistant discovery.
+the background (the box never waits for it). On every (re)connect it republishes the retained
+state, every team view, the game log, the summary and Home Assistant discovery, and only then says
+`online`: a subscriber that waits for `online` never takes the previous run's state as news.
 """
 
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -22,12 +24,13 @@ from device.network.mqtt.discovery import STATUS_TOPIC, discovery_messages
 from device.network.mqtt.http import DashboardServer
 from device.network.mqtt.outlet import MqttOutlet
 from device.network.mqtt.topics import OFFLINE, ONLINE, Topics, encode
+from games.registry import game_ids, load_game
 
 log = logging.getLogger("houston.mqtt")
 
 DEFAULTS: dict[str, Any] = {
     "host": "localhost", "port": 1883, "username": "box", "password": "", "password_file": "",
-    "keepalive": 30, "http_port": 0, "ws_url": "", "dashboard_password": "",
+    "keepalive": 30, "http_port": 0, "ws_url": "", "dashboard_password": "", "dashboard_url": "",
 }
 
 
@@ -55,6 +58,7 @@ class MqttLink:
         http_port: int | None = None,
         page_config: Mapping[str, Any] | None = None,
         reconnect: tuple[int, int] = (1, 8),
+        dashboard_url: str = "",
     ) -> None:
         self.service = service
         self.topics = Topics(service.box_id)
@@ -70,6 +74,16 @@ class MqttLink:
         self.http: DashboardServer | None = None
         if http_port is not None:
             self.http = DashboardServer(http_port, {"box": service.box_id, **(page_config or {})})
+        self._dashboard_url = dashboard_url
+
+    @property
+    def dashboard_url(self) -> str | None:
+        """Where the dashboard is served (Home Assistant's `configuration_url`), if it is."""
+        if self._dashboard_url:
+            return self._dashboard_url
+        if self.http is None:
+            return None
+        return f"http://{socket.gethostname()}:{self.http.port}/"
 
     def start(self) -> MqttLink:
         self.service.outlets = [*self.service.outlets, self.outlet]
@@ -90,14 +104,17 @@ class MqttLink:
 
     def _seed(self) -> None:
         """The current state, computed on the service thread, so a late start has something to show."""
+        spoken = self.service.narrator.last_spoken
+        if spoken:  # what the box said before the link was up (e.g. on start) is the last announcement
+            self.outlet.remember_announcement(spoken[-1])
         self.outlet.deliver(Update(0, self.service.public_view(), self.service.team_views(), []))
 
     # --- on paho's thread (guarded by Connection) ----------------------------------------------
 
     def _on_connected(self) -> None:
-        self.connection.publish(self.topics.availability, ONLINE, qos=1, retain=True)
         self.outlet.republish()
         self.publish_discovery()
+        self.connection.publish(self.topics.availability, ONLINE, qos=1, retain=True)
 
     def _on_message(self, topic: str, payload: bytes) -> None:
         if topic == STATUS_TOPIC:
@@ -111,7 +128,9 @@ class MqttLink:
         self.connection.publish(topic, payload, qos=1, retain=False)
 
     def publish_discovery(self) -> None:
-        for topic, config in discovery_messages(self.topics, _version()):
+        games = [(g, load_game(g).info.title) for g in game_ids()]
+        for topic, config in discovery_messages(self.topics, _version(), dashboard_url=self.dashboard_url,
+                                                games=games):
             self.connection.publish(topic, encode(config), qos=1, retain=True)
 
 
@@ -138,5 +157,6 @@ def start_mqtt(settings: Settings, service: Service) -> MqttLink | None:
     link = MqttLink(
         service, host=mqtt["host"], port=int(mqtt["port"]), username=mqtt["username"],
         password=_password(mqtt), keepalive=int(mqtt["keepalive"]), http_port=http_port, page_config=page,
+        dashboard_url=str(mqtt["dashboard_url"]),
     )
     return link.start()

@@ -1,9 +1,13 @@
 """The MQTT outlet: each service update onto the public, event and team topics.
 
-Only three things leave here: `update.public` (to the state topic), `update.events` (to the
-events topic) and each entry of `update.teams` (to that team's own topic). The latest state and
-team views are kept so a reconnect can republish them at once: retained messages in the broker
-do not survive its restart, and nothing is sent while it is away.
+What leaves here: `update.public` (to the state topic, and digested for Home Assistant on the
+summary topic), `update.events` (to the events topic; the public ones also to the retained game
+log; results to the results topic) and each entry of `update.teams` (to that team's own topic).
+When a game starts or ends, and on the first update after the box starts, every team topic that
+has no view in the update is cleared (an empty retained message), so a phone never shows a seat
+from another game, even one from before a restart. The latest retained payloads are kept so a
+reconnect can republish them at once: retained messages in the broker do not survive its
+restart, and nothing is sent while it is away.
 """
 
 from __future__ import annotations
@@ -11,8 +15,13 @@ from __future__ import annotations
 import threading
 from typing import Any, Protocol
 
-from device.box.service import Update
-from device.network.mqtt.topics import Topics, event_payload, state_payload, team_payload
+from device.box.service import PUBLIC_SCHEMA, Update
+from device.network.mqtt.gamelog import GameLog
+from device.network.mqtt.summary import Results, summary
+from device.network.mqtt.topics import Topics, encode, event_payload, state_payload, team_payload
+from games.core import TEAM_COLOURS
+
+ANNOUNCED = ("say", "prompt", "error")
 
 
 class Publisher(Protocol):
@@ -30,18 +39,62 @@ class MqttOutlet:
         self._state: bytes | None = None
         self._teams: dict[str, dict[str, Any]] = {}
         self._team_payloads: dict[str, bytes] = {}
+        self._game_key: tuple[Any, Any] | None = None  # (mode, game id): a change clears team topics
+        self.log = GameLog()
+        self._log: bytes | None = None
+        self.results = Results()
+        self._announcement: str | None = None
+        self._digest: dict[str, Any] | None = None
+        self._summary: bytes | None = None
+
+    @property
+    def last_state(self) -> bytes | None:
+        """The state payload published last (what a new subscriber receives, retained)."""
+        with self._lock:
+            return self._state
+
+    def remember_announcement(self, text: str) -> None:
+        """The last thing the box said, for the summary (before any update carried it)."""
+        with self._lock:
+            self._announcement = text
 
     def deliver(self, update: Update) -> None:
+        """Team views, log, summary and results first, then the state, then the events: the
+        state and the events are the last of an update (a subscriber waiting for them has all)."""
         with self._lock:
+            for event in update.events:
+                if event.get("type") in ANNOUNCED and event.get("text"):
+                    self._announcement = str(event["text"])
+            self._deliver_teams(update)
+            if self.log.update(update.seq, update.public, update.events):
+                self._log = encode({**self.log.payload(), "schema": PUBLIC_SCHEMA, "seq": update.seq})
+                self.publisher.publish(self.topics.log, self._log, qos=1, retain=True)
+            digest = summary(update.public, self._announcement)
+            if digest != self._digest:
+                self._digest = digest
+                self._summary = encode({**digest, "schema": PUBLIC_SCHEMA, "seq": update.seq})
+                self.publisher.publish(self.topics.summary, self._summary, qos=1, retain=True)
+            for result in self.results.events(update.public, update.events):
+                payload = encode({**result, "schema": PUBLIC_SCHEMA, "seq": update.seq})
+                self.publisher.publish(self.topics.results, payload, qos=1, retain=False)
             if update.public != self._public:
                 self._public = update.public
                 self._state = state_payload(update.seq, update.public)
                 self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
             for event in update.events:
                 self.publisher.publish(self.topics.events, event_payload(update.seq, event), qos=1, retain=False)
-            self._deliver_teams(update)
 
     def _deliver_teams(self, update: Update) -> None:
+        game = update.public.get("game")
+        key = (update.public.get("mode"), game.get("game") if isinstance(game, dict) else None)
+        if key != self._game_key:
+            # a game started or ended, or the box just started: no team topic keeps an old view
+            self._game_key = key
+            for team in {*TEAM_COLOURS, *self._teams}:
+                if team not in update.teams:
+                    self._teams.pop(team, None)
+                    self._team_payloads.pop(team, None)
+                    self.publisher.publish(self.topics.team(team), b"", qos=1, retain=True)
         for team in [t for t in self._teams if t not in update.teams]:
             # a team no longer playing: clear its retained view so no stale screen shows it
             del self._teams[team], self._team_payloads[team]
@@ -54,9 +107,17 @@ class MqttOutlet:
             self.publisher.publish(self.topics.team(team), self._team_payloads[team], qos=1, retain=True)
 
     def republish(self) -> None:
-        """The latest state and every team view again (after a (re)connect)."""
+        """The latest state, every team view, the log and the summary again (after a (re)connect).
+        Results are never republished: a result fires once."""
         with self._lock:
             if self._state is not None:
                 self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
+            for team in TEAM_COLOURS:
+                if team not in self._team_payloads:  # what a previous run left there goes
+                    self.publisher.publish(self.topics.team(team), b"", qos=1, retain=True)
             for team, payload in self._team_payloads.items():
                 self.publisher.publish(self.topics.team(team), payload, qos=1, retain=True)
+            if self._log is not None:
+                self.publisher.publish(self.topics.log, self._log, qos=1, retain=True)
+            if self._summary is not None:
+                self.publisher.publish(self.topics.summary, self._summary, qos=1, retain=True)

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from device.box.service import PUBLIC_SCHEMA
+from device.box.views import PUBLIC_SCHEMA
 
 ROOT = "houston"
 ONLINE = b"online"
@@ -39,33 +39,60 @@ class Topics:
     def events(self) -> str:
         return f"{self.base}/events"
 
+    @property
+    def log(self) -> str:
+        """This game's public events, retained and bounded (the page's history after a reload)."""
+        return f"{self.base}/log"
+
+    @property
+    def summary(self) -> str:
+        """A flat, retained digest of the state for Home Assistant's sensors (device/network/mqtt/summary.py)."""
+        return f"{self.base}/summary"
+
+    @property
+    def results(self) -> str:
+        """Results only (game over, round result), never retained: Home Assistant's event entity."""
+        return f"{self.base}/results"
+
     def team(self, team: str) -> str:
         return f"{self.base}/team/{team}"
 
     @property
     def commands(self) -> str:
-        """Ordinary commands (any user the ACL lets write them: teams, admin)."""
-        return f"{self.base}/cmd/+"
+        """Ordinary commands, one level per sender: houston/<box>/cmd/<user>/<name>. The ACL lets
+        each user write only its own level and read only its own replies, so a refusal meant for
+        red is never read by blue."""
+        return f"{self.base}/cmd/+/+"
 
     @property
     def admin_commands(self) -> str:
         """Privileged commands: only `admin` may write here (firmware_config/mosquitto/acl)."""
         return f"{self.base}/admin/cmd/+"
 
-    def command(self, name: str, *, admin: bool = False) -> str:
-        return f"{self.base}/{'admin/' if admin else ''}cmd/{name}"
+    def command(self, name: str, *, user: str | None = None, admin: bool = False) -> str:
+        """The topic `user` sends command `name` on (or the admin's privileged one)."""
+        if admin:
+            return f"{self.base}/admin/cmd/{name}"
+        if not user or "/" in user or "+" in user or "#" in user:
+            raise ValueError("an ordinary command topic needs the sending user's name")
+        return f"{self.base}/cmd/{user}/{name}"
 
     @staticmethod
     def reply(command_topic: str) -> str:
         return f"{command_topic}/reply"
 
     def parse_command(self, topic: str) -> tuple[str, bool] | None:
-        """(command name, privileged) for a command topic, None for anything else."""
-        for prefix, privileged in ((f"{self.base}/cmd/", False), (f"{self.base}/admin/cmd/", True)):
-            if topic.startswith(prefix):
-                name = topic[len(prefix):]
-                if name and "/" not in name:
-                    return name, privileged
+        """(command name, privileged) for a command topic, None for anything else (replies
+        included). Ordinary commands are cmd/<user>/<name>; privileged ones admin/cmd/<name>."""
+        admin = f"{self.base}/admin/cmd/"
+        if topic.startswith(admin):
+            name = topic[len(admin):]
+            return (name, True) if name and "/" not in name else None
+        ordinary = f"{self.base}/cmd/"
+        if topic.startswith(ordinary):
+            user, _, name = topic[len(ordinary):].partition("/")
+            if user and name and "/" not in name:
+                return name, False
         return None
 
 

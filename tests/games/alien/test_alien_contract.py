@@ -101,3 +101,13 @@ def test_the_demo_policy_plays_to_the_end_through_a_session():
     assert refused == 2 and undone == 1
     assert [r.alien for r in session.state.history] == ["green", "blue", "red"]
     assert [r.verdict for r in session.state.history] == ["exposed", "tie", "escaped"]
+
+
+def test_a_team_view_shows_the_players_total_and_whose_turn():
+    table = seated(["red", "blue", "green"])
+    view = GAME.team_view(table.state, "red")
+    assert view["your_turn"] and view["widgets"][0] == {
+        "kind": "counters", "title": "Red", "items": [{"label": "points", "value": 0}]}
+    assert view["widgets"][1]["kind"] == "banner"
+    assert GAME.team_view(table.state, "blue")["widgets"][1:] == []
+    assert GAME.team_view(table.state, "white")["widgets"] == []

@@ -47,7 +47,9 @@ def play(seed: int, teams: int, steps: int, back_odds: int = 6):
             continue
         legal = GAME.legal_inputs(live.state)
         assert legal
-        inp = GAME.random_input(live.state, legal, rng.randrange)
+        # the simulation's player, and now and then any legal input (cycling, hold OK, a victim's button)
+        uniform = rng.randrange(3) == 0
+        inp = legal[rng.randrange(len(legal))] if uniform else GAME.random_input(live.state, legal, rng.randrange)
         requests = live.check(inp)
         outcomes = {r.name: rng.randrange(len(r.weights)) for r in requests}
         seq += 1

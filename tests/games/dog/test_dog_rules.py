@@ -1,5 +1,6 @@
 """Here Comes the Dog, rule by rule, from the rulebook (shared/rulebooks/here-comes-the-dog.txt)."""
 
+import random
 import re
 from pathlib import Path
 
@@ -380,6 +381,44 @@ def test_theft_victim_by_team_button_colour_from_what_they_hold():
     assert line(effects, "stole") == [{"team": "red", "victim": "blue", "colour": "fire"}]
     assert t.state.hands == ((0, 0, 1), (0, 2, 0), (0, 0, 0)) and t.state.bonfire == (9, 7, 5)
     assert t.state.team() == "blue"
+
+
+def test_theft_in_one_step_by_a_dashboard_choice_of_victim_and_colour():
+    t = Table(("red", "blue", "green"))
+    t.set(hands=((0, 0, 0), (0, 2, 1), (0, 0, 0)))
+    t.roll("fire", "meat", "charcoal")
+    prompt = GAME.prompt(t.state)
+    assert {"choose:steal:blue:charcoal", "choose:steal:blue:fire"} <= set(prompt.accepts)
+    assert not any(a.startswith("choose:steal:green") or a == "choose:steal:blue:meat" for a in prompt.accepts)
+    assert [i for i in GAME.legal_inputs(t.state) if isinstance(i, Choose)] == [
+        Choose("steal:blue:charcoal"), Choose("steal:blue:fire")]
+    with pytest.raises(IllegalInput) as err:
+        GAME.validate(t.state, Choose("steal:blue:meat"))  # blue holds no meat
+    assert err.value.key == "nothing_to_steal"
+    effects = t.submit(Choose("steal:blue:fire"))
+    assert line(effects, "stole") == [{"team": "red", "victim": "blue", "colour": "fire"}]
+    assert t.state.hands == ((0, 0, 1), (0, 2, 0), (0, 0, 0)) and t.state.victim == -1
+    assert t.state.phase == TURN and t.state.team() == "blue"
+
+
+def test_the_random_player_decides_in_one_legal_input():
+    """Takes, steals and exchanges by their one-step choice; a roll otherwise; never a cycle."""
+    rng = random.Random(5)
+    s = GAME.setup({"teams": list(TEAMS4)})
+    seen = set()
+    for _ in range(3000):
+        legal = GAME.legal_inputs(s)
+        if not legal:
+            break
+        inp = GAME.random_input(s, legal, rng.randrange)
+        assert inp in legal
+        if len(legal) > 1:
+            assert isinstance(inp, Choose) or inp == Press("ok"), (s.phase, inp)
+        seen.add((s.phase, inp.option.split(":")[0] if isinstance(inp, Choose) else "press"))
+        requests = GAME.validate(s, inp)
+        s, _ = GAME.apply(s, inp, {r.name: rng.randrange(len(r.weights)) for r in requests})
+    assert s.phase == OVER
+    assert {(TURN, "press"), (TURN, "exchange"), (TAKE, "take"), (VICTIM, "steal")} <= seen
 
 
 def test_theft_with_nobody_to_rob_rolls_again():

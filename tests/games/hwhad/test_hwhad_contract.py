@@ -182,6 +182,9 @@ def test_views_declare_widgets_and_whose_turn_it_is():
     assert hand["kind"] == "cards"
     assert {"name": "Paul", "text": "Engineer: the wrench faces left."} in hand["items"]
     assert {"name": "Lou", "text": "Engineer: the wrench faces right."} in hand["items"]
+    green = GAME.team_view(state, "green")["widgets"]  # green holds Bubbles
+    assert green[0]["kind"] == "banner" and "dolphinized" in green[0]["text"]
+    assert [w["kind"] for w in GAME.team_view(state, "yellow")["widgets"]] == ["cards"]
 
 
 def test_the_spacewalk_turn_is_the_team_that_calls_next():

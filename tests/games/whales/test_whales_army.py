@@ -139,3 +139,27 @@ def test_the_turtle_role_claims_the_win_with_no_whales_at_the_start_of_a_turn():
     base = table({"red": ["red-1"], "blue": ["hero-net"], "green": ["grey-1"]})
     assert Press("blue", hold=True) not in GAME.legal_inputs(base)
 
+
+
+def test_a_stolen_wild_card_is_placed_again_by_its_new_owner():
+    state, _ = overflowed({"red": ["red-1", "red-2"], "blue": ["wild:grey", "grey-5"], "green": []}, expansion=True)
+    state, _ = press(state, "blue")
+    state, _ = scan(state, "wild")  # the lowest of blue's grey set (4 < 5)
+    assert state.phase == WILD_SET and state.actor == "red"
+    state, _ = press(state, "blue")
+    assert ("whales-wild", "blue") in state.armies[0]
+
+
+def test_a_stolen_superhero_can_be_the_third():
+    state, _ = overflowed({"red": ["red-1", "red-2", "hero-net", "hero-aqua"], "blue": ["hero-sonar"],
+                           "green": []})
+    state, _ = press(state, "blue")
+    state, effects = scan(state, "hero-sonar")
+    assert "end_three_superheroes" in keys(effects) and state.ender == "red"
+
+
+def test_a_turtle_may_take_the_shield_with_it():
+    state = table({"red": ["red-1"], "blue": ["shield"], "green": []}, expansion=True)
+    state, _ = give(state, "turtle-1", "blue")
+    state, _ = scan(state, "shield")
+    assert army(state, "blue") == [] and "whales-shield" in state.discard

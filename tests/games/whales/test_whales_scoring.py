@@ -141,3 +141,10 @@ def test_a_declaration_keeps_at_least_one_whale_and_one_role_per_player():
     with pytest.raises(RuleError) as err:
         press(state, "green")
     assert err.value.key == "need_a_whale"
+
+
+def test_a_declared_turtle_without_whales_also_wins_when_whales_win():
+    armies = {"red": ["red-6"], "blue": ["hero-net"], "green": ["red-1"]}
+    state, _ = ended(armies, expansion=True, roles=["turtle"])
+    state, effects = press(state, "green", OK, "blue", OK)
+    assert over(effects).winners == ("red", "blue") and "turtle_wins" in keys(effects)
