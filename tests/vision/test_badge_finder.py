@@ -45,8 +45,8 @@ def test_a_plain_patch_of_badge_colour_is_not_a_badge(identifier: Identifier) ->
 
 def test_only_coloured_badges_are_searched_and_grey_frames_are_skipped(synthetic_refs: ReferenceSet) -> None:
     ident = Identifier([synthetic_refs])
-    found = {ident.labels[b.card][1] for b in field_colours(ident.labels, ident.thumbs, 0.15)}
+    found = {ident.labels[b.card][1] for b in field_colours(ident.thumbs, 0.15)}
     assert found == {"badge-red", "badge-blue", "badge-green", "badge-yellow", "badge-purple"}
     frame = _frames("badge-red", _RED_BADGE_HOLD, 1)[0]
-    assert BadgeFinder(field_colours(ident.labels, ident.thumbs, 0.15)).candidates(frame)
+    assert BadgeFinder(field_colours(ident.thumbs, 0.15)).candidates(frame)
     assert not ident._badge_finder.candidates(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))

@@ -57,6 +57,30 @@ def test_identify_unreadable_image_exits_nonzero(tmp_path: Path, enrolled: Path,
     assert "cannot read" in capsys.readouterr().err
 
 
+def test_many_images_are_shared_between_processes_and_stay_in_order(tmp_path: Path, enrolled: Path, capsys) -> None:
+    """From 40 images on, two processes share the work; lines keep the order of the arguments,
+    and a 1x1 image and a garbage file each get one clear line on stderr (no traceback)."""
+    frame = single_frame(render_card("synthetic", "pilot-otto"), 90, "easy")
+    paths = []
+    for i in range(cli._PARALLEL_FROM):
+        p = tmp_path / f"many{i:02d}.jpg"
+        cv2.imwrite(str(p), frame)
+        paths.append(str(p))
+    tiny, junk = tmp_path / "tiny.png", tmp_path / "junk.jpg"
+    cv2.imwrite(str(tiny), frame[:1, :1])
+    junk.write_bytes(b"\x00garbage")
+    paths[5:5] = [str(tiny)]
+    paths[20:20] = [str(junk)]
+    assert _run(["identify", "--deck", "table", "--data-dir", str(enrolled), *paths]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    good = [p for p in paths if p not in (str(tiny), str(junk))]
+    assert [line.split("\t")[0] for line in lines] == good
+    assert all(line.split("\t")[1] == "pilot-otto" for line in lines)
+    err = captured.err.splitlines()
+    assert len(err) == 2 and "1x1" in err[0] and "cannot read" in err[1] and "Traceback" not in captured.err
+
+
 def test_identify_without_enrollment_says_what_to_do(tmp_path: Path, capsys) -> None:
     img = tmp_path / "x.png"
     cv2.imwrite(str(img), single_frame(None, 1, "easy"))

@@ -1,4 +1,4 @@
-"""Team badges found by their colour field, for frames where local features found nothing.
+"""Plain-field cards (badges) found by their colour field, for frames where features found nothing.
 
 A badge is a plain coloured field around one emblem: ORB finds few corners on it (and
 equalising a frame turns a flat field into noise that out-scores them), and a finger or a lamp
@@ -16,39 +16,45 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from device.hardware.vision.card_art import CARD_H, CARD_W
+from device.hardware.vision.references import THUMB_SCALE
 
-BADGE_PREFIX = "badge-"
-FIELD_INSET = 12  # card pixels between the card edge and the badge's coloured field
-_FIELD = np.float32(
-    [
-        [FIELD_INSET, FIELD_INSET],
-        [CARD_W - 1 - FIELD_INSET, FIELD_INSET],
-        [CARD_W - 1 - FIELD_INSET, CARD_H - 1 - FIELD_INSET],
-        [FIELD_INSET, CARD_H - 1 - FIELD_INSET],
-    ]
-)
+MIN_FIELD_SHARE = 0.5  # a card is a plain-field card when one colour covers this much of its face
+_FIELD_TOLERANCE = 0.06  # chromaticity (L1) within which a thumbnail pixel belongs to the field
 
 
 @dataclass(frozen=True)
 class BadgeColour:
-    """One enrolled badge: its card index and the chromaticity of its field."""
+    """One enrolled plain-field card: its index, its field's chromaticity and where the field
+    lies on the card (4 x 2 canonical card coordinates, clockwise from top-left)."""
 
     card: int
     chroma: np.ndarray  # 3 floats summing to 1 (B, G, R shares)
+    field: np.ndarray
 
 
-def field_colours(labels: list[tuple[str, str]], thumbs: np.ndarray, min_chroma: float) -> list[BadgeColour]:
-    """The enrolled badges whose field is coloured enough to be told from grey scenery."""
+def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_FIELD_SHARE) -> list[BadgeColour]:
+    """The enrolled cards that are mostly one coloured field (measured on their own faces, not
+    taken from any catalogue): low-texture cards whose field can be found by its colour."""
     out = []
-    for i, (_, card) in enumerate(labels):
-        if not card.startswith(BADGE_PREFIX):
-            continue
-        face = thumbs[i].reshape(-1, 3).astype(np.float64)
-        field = np.median(face, axis=0)  # the field covers most of the face
+    for i, thumb in enumerate(thumbs):
+        face = thumb.astype(np.float32)
+        pix = face.reshape(-1, 3).astype(np.float64)
+        field = np.median(pix, axis=0)
         chroma = field / max(field.sum(), 1.0)
-        if np.abs(chroma - 1 / 3).sum() >= min_chroma:
-            out.append(BadgeColour(i, chroma))
+        if np.abs(chroma - 1 / 3).sum() < min_chroma:
+            continue
+        own = face / (face.sum(axis=2, keepdims=True) + 1e-3)
+        mask = (np.abs(own - chroma.astype(np.float32)).sum(axis=2) <= _FIELD_TOLERANCE).astype(np.uint8)
+        if mask.mean() < min_share:
+            continue
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+        if n < 2:
+            continue
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        s = 1.0 / THUMB_SCALE
+        quad = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]) * np.float32(s)
+        out.append(BadgeColour(i, chroma, quad))
     return out
 
 
@@ -74,11 +80,25 @@ class BadgeFinder:
         if not self.badges or frame.ndim != 3:
             return []
         small = cv2.pyrDown(frame).astype(np.float32)
+        # A cheap look first, at an eighth of the size: which fields' colours cover enough of the
+        # frame at all? (An empty table usually has none, and then costs ~1 ms here.)
+        tiny = cv2.resize(small, (small.shape[1] // 4, small.shape[0] // 4), interpolation=cv2.INTER_AREA)
+        tiny_total = tiny.sum(axis=2)
+        tiny_chroma = tiny / (tiny_total[..., None] + 1e-3)
+        tiny_lit = tiny_total >= 60
+        present = [
+            b
+            for b in self.badges
+            if np.mean(tiny_lit & (np.abs(tiny_chroma - b.chroma.astype(np.float32)).sum(axis=2) <= self.tolerance))
+            >= 0.6 * self.min_area
+        ]
+        if not present:
+            return []
         total = small.sum(axis=2)
         chroma = small / (total[..., None] + 1e-3)
         lit = total >= 60  # chromaticity of near-black pixels is noise
         out = []
-        for badge in self.badges:
+        for badge in present:
             dist = np.abs(chroma - badge.chroma.astype(np.float32)).sum(axis=2)
             # Sensor noise speckles a dim field: a median keeps the patch whole.
             dist = cv2.medianBlur(np.where(lit, dist, 9.0).astype(np.float32), 5)
@@ -87,7 +107,7 @@ class BadgeFinder:
                 continue
             quad = quad * 2.0 + 0.5  # back to full-frame pixels
             for shift in range(4):
-                h = cv2.getPerspectiveTransform(np.roll(quad, shift, axis=0).astype(np.float32), _FIELD)
+                h = cv2.getPerspectiveTransform(np.roll(quad, shift, axis=0).astype(np.float32), badge.field)
                 out.append((badge.card, h))
         return out
 

@@ -41,6 +41,9 @@ def _colour(rng: np.random.Generator, lo: int = 30, hi: int = 230) -> tuple[int,
     return int(c[0]), int(c[1]), int(c[2])
 
 
+TWIN_SUFFIX = "-ii"  # a near-twin of the card without it (the shared-frame tuning deck)
+
+
 def role_of(card_id: str) -> str:
     """The role (frame) a card id is drawn in: the part before the first '-'."""
     return card_id.split("-", 1)[0] if "-" in card_id else card_id
@@ -152,6 +155,9 @@ def render_card(deck: str, card_id: str) -> np.ndarray:
         _draw_badge(img, card_id[6:])
         return img
     _draw_frame(img, deck, role_of(card_id))
-    _draw_portrait(img, deck, card_id)
+    twin = card_id.endswith(TWIN_SUFFIX)
+    _draw_portrait(img, deck, card_id.removesuffix(TWIN_SUFFIX))  # a twin: the same portrait...
     _draw_name(img, card_id)
+    if twin:  # ...and one small mark
+        cv2.circle(img, (CARD_W - 40, CARD_H - 40), 7, (20, 20, 20), -1, cv2.LINE_AA)
     return img

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ import cv2
 from device.hardware.vision.decks import card_ids_for
 from device.hardware.vision.enrollment import enroll_from_camera, enroll_from_folder
 from device.hardware.vision.identifier import Identifier
-from device.hardware.vision.references import ReferenceStoreError, default_data_dir, load
+from device.hardware.vision.references import ReferenceSet, ReferenceStoreError, default_data_dir, load
 
 
 def register(subparsers: Any) -> None:
@@ -101,21 +103,53 @@ def _speaker(data_dir: Path):
 
 
 def identify_command(args: argparse.Namespace) -> int:
+    """One line per image, in the order given. Many images are shared between two processes
+    (one per core), each with its own identifier; the lines still come out in order."""
     data_dir = default_data_dir(args.data_dir)
     try:
         refs = load(data_dir, args.deck)
     except ReferenceStoreError as exc:
         print(f"houston identify: {exc}", file=sys.stderr)
         return 2
-    identifier = Identifier([refs])
+    workers = min(2, os.cpu_count() or 1) if len(args.images) >= _PARALLEL_FROM else 1
     status = 0
+    if workers > 1:
+        with ProcessPoolExecutor(workers, initializer=_init_identify, initargs=(refs,)) as pool:
+            lines = pool.map(_identify_one, args.images, chunksize=8)
+            for path, (out, err) in zip(args.images, lines, strict=True):
+                status = _emit(path, out, err) or status
+        return status
+    _init_identify(refs)
     for path in args.images:
-        img = cv2.imread(path, cv2.IMREAD_COLOR)
-        if img is None:
-            print(f"houston identify: cannot read image {path}", file=sys.stderr)
-            status = 1
-            continue
-        result = identifier.identify(img)
-        name = result.card if result.is_match and result.card else "unknown"
-        print(f"{path}\t{name}\t{result.score:.3f}", flush=True)
+        out, err = _identify_one(path)
+        status = _emit(path, out, err) or status
     return status
+
+
+_PARALLEL_FROM = 40  # images; below this, starting a second process costs more than it saves
+_identifier: dict[str, Identifier] = {}
+
+
+def _init_identify(refs: ReferenceSet) -> None:
+    cv2.setNumThreads(1)
+    _identifier["it"] = Identifier([refs])
+
+
+def _identify_one(path: str) -> tuple[str | None, str | None]:
+    """(stdout line, None) or (None, stderr line) for one image."""
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        return None, f"houston identify: cannot read image {path} (missing, or not an image file)"
+    if min(img.shape[:2]) < 32:
+        return None, f"houston identify: image {path} is {img.shape[1]}x{img.shape[0]}, too small to show a card"
+    result = _identifier["it"].identify(img)
+    name = result.card if result.is_match and result.card else "unknown"
+    return f"{path}\t{name}\t{result.score:.3f}", None
+
+
+def _emit(path: str, out: str | None, err: str | None) -> int:
+    if out is not None:
+        print(out, flush=True)
+        return 0
+    print(err, file=sys.stderr, flush=True)
+    return 1

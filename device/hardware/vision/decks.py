@@ -29,6 +29,7 @@ _NAMES: tuple[str, ...] = (
 
 SYNTHETIC_DECK = "synthetic"
 FOREIGN_DECK = "synthetic-other"
+SHARED_FRAME_DECK = "synthetic-shared"  # one frame for every card, near-twins: a tuning deck
 
 
 def _role_cards(roles: tuple[tuple[str, int], ...], offset: int) -> list[str]:
@@ -63,6 +64,17 @@ def synthetic_extra(count: int) -> list[str]:
     return _role_cards(roles, 7)[:count]
 
 
+def shared_frame_deck() -> list[str]:
+    """A tuning deck shaped like most real decks: 40 cards in one frame, 6 near-twins, 6 badges."""
+    crew = _role_cards((("crew", 40),), 3)
+    return [*crew, *(f"{c}-ii" for c in crew[:6]), *BADGES]
+
+
+def shared_frame_unenrolled() -> list[str]:
+    """Cards in the shared-frame deck's frame that are never enrolled."""
+    return _role_cards((("crew", 10),), 43)
+
+
 _SYNTHETIC: dict[str, list[str]] = {}
 
 
@@ -71,6 +83,7 @@ def builtin_synthetic_decks() -> dict[str, list[str]]:
     if not _SYNTHETIC:
         _SYNTHETIC[SYNTHETIC_DECK] = synthetic_deck()
         _SYNTHETIC[FOREIGN_DECK] = synthetic_foreign_deck()
+        _SYNTHETIC[SHARED_FRAME_DECK] = shared_frame_deck()
     return _SYNTHETIC
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from device.hardware.vision.calibration import calibrate
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.decks import card_ids_for
 from device.hardware.vision.identifier import Identifier
@@ -22,8 +23,7 @@ from device.hardware.vision.references import (
     ReferenceSet,
     _order_corners,
     build_reference_set,
-    enroll_folder,
-    images_by_card,
+    read_folder,
     save,
 )
 
@@ -40,6 +40,7 @@ class EnrollReport:
     unknown: list[str] = field(default_factory=list)
     groups: list[list[str]] = field(default_factory=list)
     too_alike: list[tuple[str, str]] = field(default_factory=list)
+    calibration: dict[str, float] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         out = [f"enrolled {self.cards} cards ({self.views} views) of deck {self.deck!r} into {self.path}"]
@@ -51,26 +52,55 @@ class EnrollReport:
             out.append(f"look-alike group ({len(g)} cards share a frame): {', '.join(g)}")
         for a, b in self.too_alike:
             out.append(f"WARNING: {a} and {b} look too alike to tell apart")
+        if self.calibration:
+            c = self.calibration
+            out.append(
+                f"calibrated: strictness {c['strictness']:.3f}; {c['positives_accepted']:.0f} of {c['positives']:.0f} "
+                f"test views named, 0 of {c['negatives']:.0f} negatives accepted"
+            )
         return out
 
 
-def _finish(refs: ReferenceSet, data_dir: Path, views: int, missing: list[str], unknown: list[str]) -> EnrollReport:
-    path = save(refs, data_dir)
+def _finish(
+    refs: ReferenceSet,
+    faces: dict[str, list[np.ndarray]],
+    data_dir: Path,
+    views: int,
+    missing: list[str],
+    unknown: list[str],
+    calibration_options: dict[str, int] | None = None,
+) -> EnrollReport:
     ident = Identifier([refs])
+    refs = replace(refs, look_alikes=ident.alike)
+    calibration = calibrate(
+        refs, faces, lambda sets, th, alike: Identifier(sets, th, look_alikes=alike), **(calibration_options or {})
+    )
+    refs = replace(refs, calibration=calibration.as_dict())
+    path = save(refs, data_dir)
     return EnrollReport(
-        refs.deck, path, len(refs.cards), views, missing, unknown, ident.look_alike_groups(), ident.too_alike()
+        refs.deck,
+        path,
+        len(refs.cards),
+        views,
+        missing,
+        unknown,
+        ident.look_alike_groups(),
+        ident.too_alike(),
+        calibration.as_dict(),
     )
 
 
-def enroll_from_folder(deck: str, folder: Path, data_dir: Path) -> EnrollReport:
+def enroll_from_folder(
+    deck: str, folder: Path, data_dir: Path, calibration_options: dict[str, int] | None = None
+) -> EnrollReport:
     """Enroll `<card-id>[__n].<ext>` images; a built-in deck only takes its catalogue's ids."""
     expected = card_ids_for(deck)
-    refs, unknown, missing = enroll_folder(deck, Path(folder), expected)
-    if not refs.cards:
+    faces, unknown, missing = read_folder(Path(folder), expected)
+    if not faces:
         raise ValueError(f"no images of deck {deck!r} cards in {folder}")
-    found = images_by_card(Path(folder))
-    views = sum(len(found[c]) for c in refs.cards)
-    return _finish(refs, data_dir, views, missing, unknown)
+    refs = build_reference_set(deck, faces)
+    views = sum(len(v) for v in faces.values())
+    return _finish(refs, faces, data_dir, views, missing, unknown, calibration_options)
 
 
 def find_card_quad(frame: np.ndarray) -> np.ndarray | None:
@@ -132,4 +162,4 @@ def enroll_from_camera(
     if not faces:
         raise ValueError("no card was seen by the camera")
     refs = build_reference_set(deck, faces)
-    return _finish(refs, data_dir, sum(len(v) for v in faces.values()), missing, [])
+    return _finish(refs, faces, data_dir, sum(len(v) for v in faces.values()), missing, [])

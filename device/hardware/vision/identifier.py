@@ -18,23 +18,35 @@ Pipeline (one frame; docs/vision.md has the reasons and measurements):
    (badge_finder.py) and judged by the same checks.
 
 Look-alike sets are found when the identifier is built, from the enrolled references alone:
-cards sharing many near-identical descriptors at the same canonical positions.
+cards sharing many near-identical descriptors at the same canonical positions. Near-twins (faces
+differing on under 3% of the card) duel on detail faces by prediction error; faces of the same
+design in another colour duel on colour ratios. The decision thresholds come from the deck's
+calibration at enrollment (calibration.py); nothing depends on any catalogue's art.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from device.hardware.vision.appearance import bandpass, bandpass_all, correlate
 from device.hardware.vision.badge_finder import BadgeFinder, field_colours
+from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
 from device.hardware.vision.hamming_index import HammingIndex
-from device.hardware.vision.references import THUMB_H, THUMB_SCALE, THUMB_W, ReferenceSet
+from device.hardware.vision.references import (
+    DETAIL_H,
+    DETAIL_SCALE,
+    DETAIL_W,
+    THUMB_H,
+    THUMB_SCALE,
+    THUMB_W,
+    ReferenceSet,
+)
 
 _BIG = 1 << 20
 
@@ -56,6 +68,8 @@ class Thresholds:
     min_outsider_margin: float = 0.03  # winner over the best-supported card of another family
     min_whole: float = 0.7  # appearance correlation of the winner over the whole visible face
     min_whole_cardlike: float = 0.55  # below it a failed match is scenery, not an unknown card
+    min_twin_margin: float = 0.15  # near-twins: the detail duel's margin (a title, a mark: all there is)
+    min_twin_coverage: float = 0.5  # near-twins: share of what differs that must be in view
     candidates_to_verify: int = 4  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
@@ -65,6 +79,8 @@ class Thresholds:
     guided_max_pairs: int = 150
     guided_attempts: int = 4  # how many of the tried families get the guided second chance
     dense_families: int = 1  # families retried with denser frame corners when nothing verified
+    retry_min_votes: int = 0  # family votes that earn the guided and dense retries (calibrated: above
+    # what empty scenes of the calibration gave, so an empty table costs one plain pass)
     bandpass_sigma: float = 3.0  # thumbnail pixels; 0 compares plain (smoothed) faces
     trim: float = 0.25  # share of worst-fitting pixels ignored by the appearance check
     glare_level: int = 250  # a pixel this bright in every channel is glare, not card
@@ -92,6 +108,7 @@ class Identification:
     own_inliers: int = 0
     whole: float = 0.0
     corners: np.ndarray | None = field(default=None, repr=False)
+    outsider_margin: float = 1.0  # winner minus the best-supported card of another family
 
     @property
     def is_match(self) -> bool:
@@ -106,8 +123,14 @@ class Identifier:
         reference_sets: Sequence[ReferenceSet],
         thresholds: Thresholds | None = None,
         extractor: FeatureExtractor | None = None,
+        look_alikes: np.ndarray | None = None,
     ):
-        self.t = thresholds or Thresholds()
+        if thresholds is None:  # each deck's calibrated strictness; several decks: the strictest
+            t = max((refs.strictness for refs in reference_sets), default=DEFAULT_STRICTNESS)
+            thresholds = thresholds_at(Thresholds(), t)
+            votes = max((refs.retry_min_votes for refs in reference_sets), default=0)
+            thresholds = replace(thresholds, retry_min_votes=votes)
+        self.t = thresholds
         self.extractor = extractor or FeatureExtractor()
         self.labels: list[tuple[str, str]] = []  # (deck, card) per card index
         thumbs, pts, descs, owner = [], [], [], []
@@ -134,15 +157,31 @@ class Identifier:
         self._card_rows = [np.flatnonzero(self.owner == i) for i in range(len(self.labels))]
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
         # alike[i, j]: card j shares card i's layout (i itself included).
-        self.alike = self._find_look_alikes(len(self.labels))
+        # Given (a subset of an already measured deck, as calibration builds them), stored with a
+        # single deck's references, or measured here.
+        if look_alikes is None and len(reference_sets) == 1 and reference_sets[0].look_alikes is not None:
+            look_alikes = reference_sets[0].look_alikes
+        self.alike = look_alikes if look_alikes is not None else self._find_look_alikes(len(self.labels))
+        self._alike_i64 = self.alike.astype(np.int64)
+        # Near-twins (faces differing on under 3% of the card: a title, a small mark) cannot be
+        # told apart at thumbnail size; they duel on detail faces (twice the resolution) instead.
+        self.twins = self._find_twins()
+        have = all(r.details is not None and len(r.details) == len(r.cards) for r in reference_sets)
+        self._details_f = (
+            np.concatenate([r.details for r in reference_sets]).astype(np.float32) if have and reference_sets else None
+        )
+        self._cmp_detail = bandpass_all(self._details_f, self.t.bandpass_sigma) if self._details_f is not None else None
+        self._detail_masks: dict[tuple[int, int], np.ndarray] = {}
+        self.last_support = 0  # the best family's votes in the last frame (calibration reads it)
         self._family_norm = np.sqrt(self.alike.sum(axis=1)).astype(np.float64)
         inner = np.zeros((THUMB_H, THUMB_W), bool)
         inner[2:-2, 2:-2] = True
         self._inner = inner
         self._masks: dict[tuple[int, int], np.ndarray] = {}
+        self._structure: dict[tuple[int, int], bool] = {}
         self._grey = False
         self._own: dict[int, np.ndarray] = {}
-        badges = field_colours(self.labels, self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
+        badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         self._badge_finder = BadgeFinder(badges)
 
     # --- build time ---------------------------------------------------------------------------
@@ -189,33 +228,42 @@ class Identifier:
                 out.append([self.labels[k][1] for k in sorted(comp)])
         return out
 
-    def too_alike(self, min_distinct: float = 0.03) -> list[tuple[str, str]]:
-        """Pairs of enrolled cards whose faces differ on less than `min_distinct` of the card."""
-        pairs = []
+    def _find_twins(self) -> np.ndarray:
+        """twins[a, b]: look-alikes whose thumbnails differ on less than 3% of the card."""
         n = len(self.labels)
+        twins = np.zeros((n, n), bool)
         for a in range(n):
-            for b in range(a + 1, n):
-                diff = np.abs(self._thumbs_f[a] - self._thumbs_f[b]).max(axis=2) > _DIFF_LEVEL
-                if float(diff.mean()) < min_distinct:
-                    pairs.append((self.labels[a][1], self.labels[b][1]))
-        return pairs
+            others = [b for b in np.flatnonzero(self.alike[a]) if b > a]
+            if not others:
+                continue
+            diff = np.abs(self._thumbs_f[others] - self._thumbs_f[a]).max(axis=3) > _DIFF_LEVEL
+            for b, share in zip(others, diff.mean(axis=(1, 2)), strict=True):
+                if share < _TWIN_SHARE:
+                    twins[a, b] = twins[b, a] = True
+        return twins
+
+    def too_alike(self) -> list[tuple[str, str]]:
+        """Near-twin pairs (faces differing on under 3% of the card): told apart only on detail faces,
+        and only when the title or mark that differs is in view."""
+        return [(self.labels[a][1], self.labels[b][1]) for a, b in zip(*np.nonzero(np.triu(self.twins)), strict=True)]
 
     # --- per frame ----------------------------------------------------------------------------
 
     def identify(self, frame: np.ndarray) -> Identification:
         """Name the card in a BGR (or grey) frame (see the module docstring for the steps)."""
-        h, w = frame.shape[:2]
-        if h * w > 1.5 * 640 * 480:  # photos: bring to camera resolution, where thresholds hold
-            f = np.sqrt(640 * 480 / (h * w))
-            frame = cv2.resize(frame, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+        if frame.ndim not in (2, 3) or min(frame.shape[:2]) < 32:
+            return Identification("none")  # too small to show a card (a 1x1 file, a thumbnail)
+        frame = _camera_size(frame)
         feats = self.extractor.frame(frame)
         votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
+        self.last_support = 0
         if votes is None:
             return self._badge_by_field(frame) or Identification("none")
         card_votes, q_pts, r_pts, q_card = votes
         # A card's support: its votes and its look-alikes' votes, scaled down for big families,
         # which collect stray votes from the background just by being many.
-        raw_support = self.alike.astype(np.int64) @ card_votes
+        raw_support = self._alike_i64 @ card_votes
+        self.last_support = int(raw_support.max(initial=0))
         support = raw_support / self._family_norm
         best_unknown: Identification | None = None
         tried = np.zeros(len(self.labels), bool)
@@ -231,11 +279,12 @@ class Identifier:
             others = np.where(family, -1, support)
             outsider = int(np.argmax(others)) if others.max(initial=-1) > 0 else None
             result = self._verify(frame, members, q_pts[sel], r_pts[sel], q_card[sel], outsider)
-            if result.status == "none" and self.t.guided and attempt < self.t.guided_attempts:
+            earned = raw_support[c] >= self.t.retry_min_votes
+            if result.status == "none" and self.t.guided and attempt < self.t.guided_attempts and earned:
                 result = self._guided(frame, feats, members, card_votes, outsider)
             if result.is_match:
                 return result
-            if result.status == "none":
+            if result.status == "none" and earned:
                 no_fit.append((members, outsider))
             if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                 best_unknown = result
@@ -251,6 +300,12 @@ class Identifier:
                     best_unknown = result
         badge = self._badge_by_field(frame)
         return badge or best_unknown or Identification("none")
+
+    def support(self, frame: np.ndarray) -> int:
+        """The best family's votes in a frame, without verifying anything (calibration)."""
+        feats = self.extractor.frame(_camera_size(frame))
+        votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
+        return int((self._alike_i64 @ votes[0]).max(initial=0)) if votes is not None else 0
 
     def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
@@ -385,10 +440,14 @@ class Identifier:
         """The appearance checks of one fitted homography (corners: the card's, in the frame)."""
         obs, valid = self._warp_back(frame, h)
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
-        beats_outsider = True
+        twin_margin, twin_coverage = 1.0, 1.0
+        if self._cmp_detail is not None and self.twins[winner].any():
+            winner, sim, twin_margin, twin_coverage = self._twin_duels(frame, h, winner, sim)
+        outsider_margin = 1.0
         if outsider is not None:
             sa, sb, _ = self._duel(obs, valid, winner, outsider)
-            beats_outsider = sa - sb >= self.t.min_outsider_margin
+            outsider_margin = sa - sb
+        beats_outsider = outsider_margin >= self.t.min_outsider_margin
         # The whole visible face must fit too (the duel only looked where look-alikes differ).
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         sparse = valid & _CHECKER
@@ -407,11 +466,15 @@ class Identifier:
             and unique >= self.t.min_own_inliers
             and whole >= self.t.min_whole
             and beats_outsider
+            and twin_margin >= self.t.min_twin_margin
+            and twin_coverage >= self.t.min_twin_coverage
         )
         # Not a match: a card-like object only if the face at least resembles a card's layout
         # (random scenery can yield a homography; it does not look like a card once warped).
         status = "match" if ok else ("unknown" if whole >= self.t.min_whole_cardlike else "none")
-        return Identification(status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners)
+        return Identification(
+            status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners, outsider_margin
+        )
 
     def _own_mask(self, card: int) -> np.ndarray:
         """Where a card differs from its look-alikes' median face (whole card if it has none)."""
@@ -435,7 +498,8 @@ class Identifier:
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
         # Glare saturates every channel: those pixels say nothing about the face under them.
         glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
-        warped = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
+        self._plain = warped.astype(np.float32)  # for colour duels (this frame only)
+        warped = bandpass(self._plain, self.t.bandpass_sigma)
         valid = (
             cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, (THUMB_W, THUMB_H), flags=cv2.INTER_NEAREST)
             > 0
@@ -461,18 +525,86 @@ class Identifier:
         for _ in range(2):
             results = []
             for rival in order:
-                if rival == leader:
-                    continue
+                if rival == leader or (self._cmp_detail is not None and self.twins[leader, rival]):
+                    continue  # near-twins duel on detail faces (_twin_duels)
                 sa, sb, cov = self._duel(obs, valid, leader, rival)
                 results.append((sa, sb, cov, rival))
             lost = [r for r in results if r[1] > r[0]]
             if not lost:
                 break
             leader = max(lost, key=lambda r: r[1] - r[0])[3]
+        if not results:  # every rival was a near-twin of the leader
+            return leader, float(whole.max(initial=0.0)), 1.0, float(valid.mean())
         sim = min(r[0] for r in results)
         margin = min(r[0] - r[1] for r in results)
         cov = min(r[2] for r in results)
         return leader, float(sim), float(margin), float(cov)
+
+    def _twin_duels(self, frame: np.ndarray, h: np.ndarray, leader: int, sim: float) -> tuple[int, float, float, float]:
+        """The leader against its near-twins on detail faces, where titles and small marks resolve.
+
+        Correlation cannot judge these duels: where one twin is blank (no "II", no mark) its face
+        is flat and a correlation with it is noise. So the light's gain per channel is fitted on
+        the whole visible card (shared by both twins), and on the pixels where they differ each
+        twin's prediction error is measured with that gain; margin = (e_rival - e_leader) /
+        (e_rival + e_leader). A twin that wins takes the lead.
+        Returns (leader, similarity, twin margin, twin coverage)."""
+        assert self._cmp_detail is not None
+        obs, valid = self._warp_detail(frame, h)
+        ref = self._cmp_detail[leader][valid]
+        seen = obs[valid]
+        if len(seen) < 50:
+            return leader, sim, 0.0, 0.0
+        gain = (seen * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
+        results: list[tuple[float, float, int]] = []
+        for _ in range(2):
+            results = []
+            for rival in np.flatnonzero(self.twins[leader]):
+                differ = self._detail_mask(leader, int(rival))
+                use = differ & valid
+                n, total = int(use.sum()), int(differ.sum())
+                if total == 0 or n < 20:
+                    results.append((0.0, 0.0, int(rival)))
+                    continue
+                o = obs[use]
+                ea = float(((o - gain * self._cmp_detail[leader][use]) ** 2).sum())
+                eb = float(((o - gain * self._cmp_detail[rival][use]) ** 2).sum())
+                results.append(((eb - ea) / (ea + eb + 1e-6), n / total, int(rival)))
+            lost = [r for r in results if r[0] < 0]
+            if not lost:
+                break
+            leader = min(lost, key=lambda r: r[0])[2]
+        if not results:
+            return leader, sim, 1.0, 1.0
+        return leader, sim, min(r[0] for r in results), min(r[1] for r in results)
+
+    def _warp_detail(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The frame in detail-face coordinates (from the full frame) and which pixels are usable."""
+        img = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        m = np.diag([DETAIL_SCALE, DETAIL_SCALE, 1.0]) @ h
+        warped = cv2.warpPerspective(img, m, (DETAIL_W, DETAIL_H), flags=cv2.INTER_LINEAR)
+        glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
+        obs = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
+        if frame.ndim == 2:
+            obs = np.repeat((obs @ np.float32([0.114, 0.587, 0.299]))[..., None], 3, axis=2)
+        inside = cv2.warpPerspective(
+            np.full(img.shape[:2], 255, np.uint8), m, (DETAIL_W, DETAIL_H), flags=cv2.INTER_NEAREST
+        )
+        valid = cv2.erode((inside > 0).astype(np.uint8), _K5).astype(bool)
+        return obs, valid & ~glare
+
+    def _detail_mask(self, a: int, b: int) -> np.ndarray:
+        """Where near-twins a and b differ on their detail faces (dilated for context), cached."""
+        key = (a, b) if a < b else (b, a)
+        mask = self._detail_masks.get(key)
+        if mask is None:
+            assert self._details_f is not None
+            differ = (np.abs(self._details_f[a] - self._details_f[b]).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+            mask = cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool)
+            if len(self._detail_masks) > 4096:
+                self._detail_masks.clear()
+            self._detail_masks[key] = mask
+        return mask
 
     def _differ_mask(self, a: int, b: int) -> np.ndarray:
         """Where cards a and b differ (dilated for context), cached per pair."""
@@ -497,15 +629,70 @@ class Identifier:
             return 0.0, 0.0, 0.0 if total else 1.0
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         s = correlate(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
+        if (
+            abs(float(s[0] - s[1])) < _COLOUR_DUEL_BELOW
+            and not self._grey
+            and total > _COLOUR_PAIR_SHARE * _INNER_PIXELS
+            and self._same_structure(a, b)
+        ):  # edges cannot tell them apart: the same design in another colour
+            return self._colour_duel(valid, a, b, n / total)
         return float(s[0]), float(s[1]), n / total
+
+    def _same_structure(self, a: int, b: int) -> bool:
+        """Whether two faces have the same edges and texture (grey band-pass correlates >= 0.9):
+        then whatever differs between them is colour."""
+        key = (a, b) if a < b else (b, a)
+        same = self._structure.get(key)
+        if same is None:
+            ga = self._cmp_grey[a][..., 0][self._inner]
+            gb = self._cmp_grey[b][..., 0][self._inner]
+            ga, gb = ga - ga.mean(), gb - gb.mean()
+            rho = float((ga * gb).sum() / (np.sqrt((ga * ga).sum() * (gb * gb).sum()) + 1e-6))
+            same = rho >= 0.9
+            if len(self._structure) > 20000:
+                self._structure.clear()
+            self._structure[key] = same
+        return same
+
+    def _colour_duel(self, valid: np.ndarray, a: int, b: int, coverage: float) -> tuple[float, float, float]:
+        """Two faces that differ over most of the card (a plain field in another colour, the same
+        emblem): the band-pass sees nothing there, and a correlation per channel is blind to a
+        two-level field-and-emblem image. With no offset, though, a field's ratio to its emblem
+        per channel survives any light gain and colour cast: fit obs = gain x face per channel
+        and compare the residuals: each side scores the other's share of the two (the right face
+        leaves the smaller residual, so it scores near 1 and its rival near 0)."""
+        o = self._plain[valid]
+        spread = float(((o - o.mean(axis=0)) ** 2).sum()) + 1e-6
+        out = []
+        for k in (a, b):
+            r = self._thumbs_f[k][valid]
+            gain = (o * r).sum(axis=0) / ((r * r).sum(axis=0) + 1e-6)
+            resid = ((o - gain * r) ** 2).sum(axis=1)
+            keep = np.sort(resid)[: max(20, int(len(resid) * (1.0 - self.t.trim)))]  # fingers, glare
+            out.append(float(keep.sum()) / spread)
+        total = out[0] + out[1] + 1e-9
+        return out[1] / total, out[0] / total, coverage
 
 
 _DIFF_LEVEL = 45
+_COLOUR_PAIR_SHARE = 0.4  # look-alikes differing over this much of the card differ by a field colour
+_INNER_PIXELS = (THUMB_H - 4) * (THUMB_W - 4)
+_COLOUR_DUEL_BELOW = 0.1  # an edge duel this close between same-design faces goes to colour
+_TWIN_SHARE = 0.03  # faces differing on less than this share of the card are near-twins
 _SAME_PLACE_PX = 8.0
 _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pixels
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)
+
+
+def _camera_size(frame: np.ndarray) -> np.ndarray:
+    """Photos bigger than a camera frame are brought to camera resolution, where thresholds hold."""
+    h, w = frame.shape[:2]
+    if h * w > 1.5 * 640 * 480:
+        f = np.sqrt(640 * 480 / (h * w))
+        frame = cv2.resize(frame, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    return frame
 
 
 def _card_corners_in_frame(h: np.ndarray) -> np.ndarray | None:

@@ -8,6 +8,7 @@ from another format version raises `ReferenceStoreError`, whose message says to 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -24,6 +25,8 @@ from device.hardware.vision.features import FeatureExtractor, Features
 STORE_VERSION = 1
 THUMB_SCALE = 0.25
 THUMB_W, THUMB_H = round(CARD_W * THUMB_SCALE), round(CARD_H * THUMB_SCALE)
+DETAIL_SCALE = 0.5  # twice the thumbnail: where near-twins (a title, a small mark) can be told apart
+DETAIL_W, DETAIL_H = round(CARD_W * DETAIL_SCALE), round(CARD_H * DETAIL_SCALE)
 MAX_FEATURES_PER_CARD = 1600  # two described views of ~500 each, plus room for extra photos
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 _NAME_RE = re.compile(r"^(?P<card>.+?)(?:__(?P<n>[^.]*))?$")
@@ -43,6 +46,21 @@ class ReferenceSet:
     points: np.ndarray  # K x 2 float32, canonical card coordinates
     descriptors: np.ndarray  # K x 32 uint8
     owner: np.ndarray  # K int32
+    calibration: dict[str, float] | None = None  # measured at enrollment (calibration.py)
+    look_alikes: np.ndarray | None = None  # C x C bool, measured at enrollment (saves ~2 s per load)
+    details: np.ndarray | None = None  # C x DETAIL_H x DETAIL_W x 3 uint8, for near-twin duels
+
+    @property
+    def strictness(self) -> float:
+        """The deck's calibrated strictness (0.5, today's thresholds, if never calibrated)."""
+        from device.hardware.vision.calibration import DEFAULT_STRICTNESS
+
+        return float(self.calibration["strictness"]) if self.calibration else DEFAULT_STRICTNESS
+
+    @property
+    def retry_min_votes(self) -> int:
+        """Votes that earn the expensive retries (0, always, if never calibrated)."""
+        return int((self.calibration or {}).get("retry_min_votes", 0))
 
 
 def default_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -56,6 +74,12 @@ def default_data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
 def store_path(data_dir: Path, deck: str) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", deck)
     return Path(data_dir) / "vision" / f"{safe}.npz"
+
+
+def detail(card_img: np.ndarray) -> np.ndarray:
+    """The face at twice the thumbnail's resolution, for duels between near-twins."""
+    small = cv2.resize(card_img, (DETAIL_W, DETAIL_H), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (3, 3), 0)
 
 
 def thumbnail(card_img: np.ndarray) -> np.ndarray:
@@ -101,6 +125,8 @@ def normalise_card_image(img: np.ndarray) -> np.ndarray:
         if len(quad) == 4 and cv2.isContourConvex(quad):
             best = quad
             break
+    if best is not None and _inner_frame_of_scan(best, w, h):
+        best = None  # a scan's own printed frame, not a card on a table
     if best is None:
         if w > h:
             img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
@@ -108,6 +134,17 @@ def normalise_card_image(img: np.ndarray) -> np.ndarray:
     src = _order_corners(best)
     dst = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])
     return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (CARD_W, CARD_H))
+
+
+def _inner_frame_of_scan(quad: np.ndarray, w: int, h: int) -> bool:
+    """A big, upright rectangle hugging every image border is a frame printed on a scan (most
+    decks print one), not the outline of a card photographed on a table."""
+    pts = _order_corners(quad)
+    if w > h:
+        return False
+    corners = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    near = np.abs(pts - corners) <= np.float32([0.08 * w, 0.08 * h])
+    return bool(near.all())
 
 
 def card_id_from_filename(path: Path) -> str:
@@ -131,7 +168,7 @@ def build_reference_set(
     """Reference set from canonical card faces (several views per card are pooled)."""
     extractor = extractor or FeatureExtractor()
     cards = tuple(views)
-    thumbs, pts, descs, owner = [], [], [], []
+    thumbs, pts, descs, owner, details = [], [], [], [], []
     for i, card in enumerate(cards):
         faces = views[card]
         if not faces:
@@ -143,6 +180,7 @@ def build_reference_set(
             keep = np.linspace(0, len(p) - 1, MAX_FEATURES_PER_CARD).astype(int)
             p, d = p[keep], d[keep]
         thumbs.append(np.mean([thumbnail(f) for f in faces], axis=0).astype(np.uint8))
+        details.append(np.mean([detail(f) for f in faces], axis=0).astype(np.uint8))
         pts.append(p)
         descs.append(d)
         owner.append(np.full(len(p), i, np.int32))
@@ -153,13 +191,14 @@ def build_reference_set(
         np.concatenate(pts).astype(np.float32) if pts else np.zeros((0, 2), np.float32),
         np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8),
         np.concatenate(owner) if owner else np.zeros(0, np.int32),
+        details=np.stack(details) if details else np.zeros((0, DETAIL_H, DETAIL_W, 3), np.uint8),
     )
 
 
-def enroll_folder(
-    deck: str, folder: Path, expected: Iterable[str] | None = None
-) -> tuple[ReferenceSet, list[str], list[str]]:
-    """Reference set from `<card-id>[__n].<ext>` images; also (unknown ids, missing ids).
+def read_folder(
+    folder: Path, expected: Iterable[str] | None = None
+) -> tuple[dict[str, list[np.ndarray]], list[str], list[str]]:
+    """Canonical faces from `<card-id>[__n].<ext>` images; also (unknown ids, missing ids).
 
     With a known catalogue (`expected`), files naming other ids are skipped and reported.
     """
@@ -176,10 +215,18 @@ def enroll_folder(
         faces = []
         for p in paths:
             img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-            if img is None:
-                raise ValueError(f"cannot read image {p}")
+            if img is None or min(img.shape[:2]) < 16:
+                raise ValueError(f"cannot read image {p} (not an image, or too small to be a card)")
             faces.append(normalise_card_image(img))
         views[card] = faces
+    return views, unknown, missing
+
+
+def enroll_folder(
+    deck: str, folder: Path, expected: Iterable[str] | None = None
+) -> tuple[ReferenceSet, list[str], list[str]]:
+    """Reference set from a folder (see `read_folder`), uncalibrated."""
+    views, unknown, missing = read_folder(folder, expected)
     return build_reference_set(deck, views), unknown, missing
 
 
@@ -202,6 +249,9 @@ def save(refs: ReferenceSet, data_dir: Path) -> Path:
                 points=refs.points,
                 descriptors=refs.descriptors,
                 owner=refs.owner,
+                calibration=np.array(json.dumps(refs.calibration or {})),
+                look_alikes=refs.look_alikes if refs.look_alikes is not None else np.zeros((0, 0), bool),
+                details=refs.details if refs.details is not None else np.zeros((0, DETAIL_H, DETAIL_W, 3), np.uint8),
             )
             f.flush()
             os.fsync(f.fileno())
@@ -237,6 +287,9 @@ def load(data_dir: Path, deck: str) -> ReferenceSet:
                 z["points"].astype(np.float32),
                 z["descriptors"].astype(np.uint8),
                 z["owner"].astype(np.int32),
+                _calibration(z),
+                _look_alikes(z),
+                _details(z),
             )
     except ReferenceStoreError:
         raise
@@ -253,6 +306,36 @@ def load(data_dir: Path, deck: str) -> ReferenceSet:
     if not ok:
         raise ReferenceStoreError(f"reference store {path} is inconsistent; {hint}")
     return refs
+
+
+def _details(z) -> np.ndarray | None:
+    """The stored detail faces, if any (older stores: near-twins are dueled on thumbnails)."""
+    if "details" not in z.files:
+        return None
+    d = z["details"].astype(np.uint8)
+    return d if d.shape == (len(z["cards"]), DETAIL_H, DETAIL_W, 3) else None
+
+
+def _look_alikes(z) -> np.ndarray | None:
+    """The stored look-alike matrix, if any (older stores: measured again when loaded)."""
+    if "look_alikes" not in z.files:
+        return None
+    alike = z["look_alikes"].astype(bool)
+    n = len(z["cards"])
+    return alike if alike.shape == (n, n) else None
+
+
+def _calibration(z) -> dict[str, float] | None:
+    """The stored calibration (None for stores written before calibration existed)."""
+    if "calibration" not in z.files:
+        return None
+    data = json.loads(str(z["calibration"]))
+    if not data:
+        return None
+    strictness = float(data["strictness"])
+    if not 0.0 <= strictness <= 1.0:
+        raise ValueError(f"strictness {strictness} out of range")
+    return {k: float(v) for k, v in data.items()}
 
 
 def enrolled_decks(data_dir: Path) -> list[str]:
