@@ -88,10 +88,16 @@ class Journal:
         self.marks: MarkFile | None = MarkFile(marks_path(self.path))
         self.lost_entries = self._compare_marks()
 
+    def _mark_file(self) -> MarkFile:
+        """The marks file of a writable journal (a read-only one has none)."""
+        if self.marks is None:
+            raise JournalError(f"{self.path}: opened read-only")
+        return self.marks
+
     def _compare_marks(self) -> int:
         """How many acknowledged entries the journal no longer holds (0: none); then the marks are
         moved to the journal's real end, so the loss is reported once."""
-        acked, announced = self.marks.marks.acked, self.marks.marks.announced
+        acked, announced = self._mark_file().marks.acked, self._mark_file().marks.announced
         if acked is None:
             return 0
         exists = self.conn.execute("SELECT 1 FROM games WHERE id=?", (acked.game,)).fetchone()
@@ -102,7 +108,7 @@ class Journal:
         end = Mark(latest, self.last_seq(latest)) if latest is not None else None
         if announced is not None and end is not None and (announced.game, announced.seq) > (end.game, end.seq):
             announced = end
-        self.marks.write(Marks(end, announced), sync=True)
+        self._mark_file().write(Marks(end, announced), sync=True)
         return acked.seq - max(last, 0) + (1 if last < 0 else 0)
 
 
@@ -208,7 +214,7 @@ class Journal:
             )
         game_id = int(cur.lastrowid or 0)
         self._checkpoint()
-        self.marks.write(Marks(Mark(game_id, 0), Mark(game_id, 0)), sync=True)  # nothing to announce yet
+        self._mark_file().write(Marks(Mark(game_id, 0), Mark(game_id, 0)), sync=True)  # nothing to announce yet
         return game_id
 
     def next_seq(self, game_id: int) -> int:
@@ -244,16 +250,16 @@ class Journal:
             if end is not None:
                 self.conn.execute("UPDATE games SET ended_at=?, result=? WHERE id=?", (at, json.dumps(end), game_id))
         self._checkpoint()
-        self.marks.acked(Mark(game_id, seq))
+        self._mark_file().acked(Mark(game_id, seq))
         return seq
 
     def mark_announced(self, game_id: int, seq: int) -> None:
         """The outlets have shown entry `seq`: the table has heard it."""
-        self.marks.announced(Mark(game_id, seq))
+        self._mark_file().announced(Mark(game_id, seq))
 
     def announced(self, game_id: int) -> int | None:
         """The last entry of `game_id` the table heard, if the marks know (None: unknown)."""
-        mark = self.marks.marks.announced
+        mark = self._mark_file().marks.announced
         if mark is None:
             return None
         if mark.game == game_id:

@@ -223,7 +223,7 @@ def one_life(
 def run(kills: int, seed: int, data_dir: Path) -> dict[str, Any]:
     rng = random.Random(seed)
     path = journal_path(data_dir)
-    figures = {
+    figures: dict[str, Any] = {
         "kills": 0, "by_mode": dict.fromkeys(MODES, 0), "acknowledged_inputs": 0,
         "acknowledged_lost": 0, "stuck_boxes": 0, "integrity_failures": 0, "rerolled_chance": 0,
         "journaled_entries_changed": 0, "results_announced_on_resume": 0, "games_started": 0,
