@@ -13,16 +13,22 @@ from pathlib import Path
 from typing import Any
 
 from device.box.campaign_store import CampaignError, CampaignStore, store_path
+from device.box.journal import Journal
 from games.core import Game, RuleError, State
+from games.registry import load_game
+from games.session import replay
 
 OPTION = "campaign"
 
 
 def _initial(game: Game) -> dict[str, Any] | None:
-    """games/core.Game's default says "no campaign"; a game object still on the older duck-typed
-    contract (not yet a Game subclass) has no such method and keeps no campaign either."""
-    initial = getattr(game, "campaign_initial", None)
-    return initial() if initial is not None else None
+    """The game's new campaign; None (games/core.Game's default) for a game that keeps none."""
+    return game.campaign_initial()
+
+
+def source_of(game_row: int) -> str:
+    """How a saved snapshot names the journaled game it came from."""
+    return f"journal game {game_row}"
 
 
 class Campaigns:
@@ -61,6 +67,31 @@ class Campaigns:
         if snapshot is None:
             return dict(options)
         return {**{k: v for k, v in options.items() if k != OPTION}, OPTION: snapshot}
+
+    def recover(self, journal: Journal) -> bool:
+        """Save the campaign of the last finished game if the box stopped after journaling its end
+        and before saving (the end is committed with the final input, the store is another file).
+        Only when the store still holds the snapshot that game started from: a later save or an
+        import is never overwritten. True if something was saved."""
+        record = journal.last_finished()
+        if record is None:
+            return False
+        try:
+            game = load_game(record.game)
+        except RuleError:
+            return False
+        if _initial(game) is None:
+            return False
+        stored = self.store().load(game.info.id)
+        if stored is not None and (stored.source == source_of(record.id) or stored.data != record.options.get(OPTION)):
+            return False
+        if stored is None and record.options.get(OPTION) != game.campaign_check(_initial(game)):
+            return False
+        session = replay(game, record.options, list(journal.entries(record.id)))
+        if session.over is None:
+            return False
+        self.finish(game, session.state, source_of(record.id))
+        return True
 
     def finish(self, game: Game, state: State, source: str) -> None:
         """Save the campaign a finished game leaves (before the journal closes the game, so a

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from device.box import views
 from device.box.buttons import Meaning, meaning
 from device.box.campaign_store import CampaignError
-from device.box.campaigns import Campaigns
+from device.box.campaigns import Campaigns, source_of
 from device.box.chance import Drawer, draw_all
 from device.box.commands import (
     ADMIN_SENDER,
@@ -264,6 +264,11 @@ class Service:
         """On start: rebuild the unfinished game from the journal, or wait at idle."""
         record = self.journal.unfinished()
         notes, self.notes = self.notes, []
+        try:  # campaign hook: a finished game whose campaign the box stopped before saving
+            if self.campaigns.recover(self.journal):
+                notes.append(say("campaign_recovered"))
+        except Exception as exc:  # a damaged store or journal must not stop the box from starting
+            log.error("campaign not recovered: %s", exc)
         if record is None:
             self._emit([say("box_online"), *notes, *self._idle_words()], [])
             return
@@ -361,7 +366,7 @@ class Service:
         assert over is not None
         if self.record is not None:
             try:  # campaign hook: what a finished game leaves for the next one (the end is journaled)
-                self.campaigns.finish(session.game, session.state, f"journal game {self.record.id}")
+                self.campaigns.finish(session.game, session.state, source_of(self.record.id))
             except (CampaignError, RuleError) as exc:
                 log.error("campaign not saved: %s", exc)
                 self._emit([say("campaign_save_failed")], [])

@@ -156,3 +156,22 @@ def test_games_without_a_campaign_open_no_store(tmp_path: Path) -> None:
     with make_box(tmp_path, "dog", {}) as box:
         assert box.session is not None
     assert not store_path(tmp_path).exists()
+
+
+def test_a_stop_between_the_journaled_end_and_the_campaign_save_loses_nothing(tmp_path: Path, monkeypatch) -> None:
+    """The game's end is committed with its final input; the campaign lives in another file. A box
+    that stops in between saves the campaign on its next start, from the journal."""
+    from device.box.campaigns import Campaigns
+
+    monkeypatch.setattr(Campaigns, "finish", lambda self, game, state, source: None)  # the stop: no save
+    with make_box(tmp_path, "spacedogs", {"dogs": ["nova", "orion"]}) as box:
+        _finish_scenario(box)
+        assert box.session is None
+    monkeypatch.undo()
+    assert CampaignStore(store_path(tmp_path)).load("spacedogs") is None
+    with make_box(tmp_path, "spacedogs", {"dogs": ["nova", "orion"], "scenario": "s02"}) as box:
+        assert any("campaign is saved now" in s for s in box.said)
+        campaign = box.session.state.campaign
+        assert campaign.scenarios == ("s01",) and campaign.dog("nova").xp == 12
+    with make_box(tmp_path, "spacedogs") as box:  # the next start resumes s02 and saves nothing again
+        assert box.session is not None and not any("campaign is saved now" in s for s in box.said)
