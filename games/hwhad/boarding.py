@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from games.badges import badge_of, team_of_badge
 from games.core import (
     OK,
     TEAM_COLOURS,
@@ -38,9 +39,6 @@ from games.hwhad.state import (
 )
 from games.hwhad.text import listing
 
-BADGE = "badge-"
-
-
 # --- Crewing --------------------------------------------------------------------------------
 
 
@@ -63,8 +61,9 @@ def _joining_team(inp: Input) -> str:
     if isinstance(inp, Press):
         return inp.button
     assert isinstance(inp, Scan)
-    if inp.card.startswith(BADGE) and inp.card[len(BADGE):] in TEAM_COLOURS:
-        return inp.card[len(BADGE):]
+    team = team_of_badge(inp.card)
+    if team is not None:
+        return team
     if inp.card in catalogue():
         raise CrewRefused("scan_badge_first")
     raise UnknownCard("unknown_card")
@@ -112,7 +111,7 @@ def crewing_legal(state: HState) -> list[Input]:
     if not state.locked and len(state.teams) < numbers().max_teams:
         for colour in TEAM_COLOURS:
             if colour not in state.teams:
-                legal += [Press(colour), Scan(BADGE + colour)]
+                legal += [Press(colour), Scan(badge_of(colour))]
     return legal
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.badges import badge_of
 from games.core import BACK, OK, Choose, Input, Press, Scan
 from games.hwhad import boarding, captain, spacewalk
 from games.hwhad.state import (
@@ -36,7 +37,7 @@ CREWING_SCRIPT: tuple[Input, ...] = (
     Press("red"),
     Press("blue"),
     Press("green"),
-    Scan("badge-yellow"),
+    Scan(badge_of("yellow")),
     Press("red"),  # red is on board already: refused, nothing changes
     Press("purple"),  # purple joins by mistake...
     Press(BACK),  # ...and BACK takes it back

@@ -6,8 +6,10 @@ synthetic deck provides is a *custom* deck, whose card ids come from the enrollm
 
 from __future__ import annotations
 
-BADGE_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "white")
-BADGES: tuple[str, ...] = tuple(f"badge-{colour}" for colour in BADGE_COLOURS)
+from games.badges import BADGES
+from games.core import TEAM_COLOURS
+
+BADGE_COLOURS: tuple[str, ...] = TEAM_COLOURS  # the synthetic art draws one badge per team colour
 
 # Roles of the synthetic deck and how many named cards share each role frame (look-alike groups).
 _SYNTHETIC_ROLES: tuple[tuple[str, int], ...] = (
