@@ -92,7 +92,8 @@ class Thresholds:
     pooled: str = "after"  # the deck-pooled localiser: "first", "after" the families, or "off"
     pooled_method: int = cv2.USAC_PROSAC  # pooled pairs come sorted by distinctiveness
     pooled_iters: int = 2000
-    pooled_dense: bool = False  # try the pooled localiser again on denser corners
+    pooled_dense: bool = True  # try the pooled localiser again on denser corners...
+    pooled_dense_min: int = 5  # ... when the plain corners gave this many pooled matches but no fit
     refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
 
@@ -362,9 +363,15 @@ class Identifier:
         if len(feats) < self.t.min_inliers:
             return Identification("none")
         corr = self._localiser.match(feats.points, feats.descriptors)
-        if len(corr) < self.t.min_inliers:
-            return Identification("none")
-        h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
+        h, corners, inl, inliers = None, None, np.zeros(0, np.uint8), 0
+        if len(corr) >= self.t.min_inliers:
+            h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
+        if (h is None or corners is None) and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
+            # Some template features but no fit: a small or blurred card. More, weaker corners.
+            dense = self.extractor.frame_dense(frame)
+            corr = self._localiser.match(dense.points, dense.descriptors)
+            if len(corr) >= self.t.min_inliers:
+                h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
         if h is None or corners is None:
             return Identification("none", inliers=inliers)
         every = np.arange(len(self.labels))
