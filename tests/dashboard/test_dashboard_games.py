@@ -121,7 +121,7 @@ def test_the_log_survives_a_broker_restart(table, browser, tmp_path) -> None:
         pytest.skip("no installed game is on the game contract yet")
     broker = start_broker(tmp_path / "own-broker")
     try:
-        t = table(games[0], broker=broker)
+        t = table(games[0], own_broker=broker)
         page = open_page(browser, t.url, TV)
         start(t.box, games[0])
         session = t.box.session

@@ -48,11 +48,11 @@ class Stage:
 
 
 @pytest.fixture
-def stage(ws_broker: Broker) -> Iterator[Any]:
+def stage(broker: Broker) -> Iterator[Any]:
     made: list[Stage] = []
 
     def make(**kw: Any) -> Stage:
-        s = Stage(ws_broker, **kw)
+        s = Stage(broker, **kw)
         made.append(s)
         return s
 
@@ -178,14 +178,14 @@ def test_at_idle_after_choosing_another_game_nothing_of_the_old_one_shows(stage,
         page.close()
 
 
-def test_the_clearing_message_empties_an_open_team_page(stage, browser, ws_broker) -> None:
+def test_the_clearing_message_empties_an_open_team_page(stage, browser, broker) -> None:
     s = stage()
     s.publish("availability", b"online")
     s.publish("state", state(every_kind_view()))
     hand = w.cards("Your hand", [{"name": "Wrench", "text": "faces left"}])
     s.publish("team/red", {"schema": 1, "seq": 1, "team": "red",
                            "view": {"game": "toy", "team": "red", "widgets": [hand]}})
-    page = open_page(browser, f"{s.url}?team=red&user=red&pass={ws_broker.passwords['red']}", PHONE)
+    page = open_page(browser, f"{s.url}?team=red&user=red&pass={broker.passwords['red']}", PHONE)
     try:
         page.wait_for_selector("#private .card-name", timeout=3000)
         assert page.locator("#private .card-text").text_content() == "faces left"
@@ -202,14 +202,14 @@ def test_the_clearing_message_empties_an_open_team_page(stage, browser, ws_broke
         page.close()
 
 
-def test_a_private_view_without_widgets_reads_as_cards_and_sentences(stage, browser, ws_broker) -> None:
+def test_a_private_view_without_widgets_reads_as_cards_and_sentences(stage, browser, broker) -> None:
     s = stage()
     s.publish("availability", b"online")
     s.publish("state", state(every_kind_view()))
     s.publish("team/red", {"schema": 1, "seq": 1, "team": "red", "view": {
         "game": "toy", "team": "red", "dolphinized": False, "seat": 0, "playing": True, "spacewalk": [],
         "hand": [{"id": "c1", "name": "Wrench", "facing": "left"}]}})
-    page = open_page(browser, f"{s.url}?team=red&user=red&pass={ws_broker.passwords['red']}", PHONE)
+    page = open_page(browser, f"{s.url}?team=red&user=red&pass={broker.passwords['red']}", PHONE)
     try:
         page.wait_for_selector("#private .card-name", timeout=3000)
         text = page.locator("#private").text_content()

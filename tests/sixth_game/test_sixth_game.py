@@ -30,6 +30,7 @@ from device.simulation.testing import SecretPublished, make_box, play_watching_s
 from games.catalog import BADGES, card_name, deck_cards
 from games.core import digest
 from games.registry import game_ids, load_game
+from tests.support.broker import link_box
 
 GAME_ID = "toygame"
 REPO = Path(__file__).resolve().parents[2]
@@ -114,12 +115,7 @@ def test_houston_simulate_plays_it_reproducibly(toy_dir: Path) -> None:
 def _linked(tmp_path: Path, broker: Broker, box_id: str, **kw: Any) -> tuple[SimBox, MqttLink]:
     box = make_box(tmp_path / box_id, game=GAME_ID, options=load_game(GAME_ID).simulation_options(3),
                    settings=Settings(box_id=box_id, game=GAME_ID), **kw)
-    page = {"ws_url": f"ws://127.0.0.1:{broker.ws_port}", "username": "dashboard",
-            "password": broker.passwords["dashboard"]}
-    link = MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
-                    password=broker.passwords["box"], http_port=0, page_config=page).start()
-    assert link.connection.wait_connected(5)
-    return box, link
+    return box, link_box(box, broker, page=True)
 
 
 def _public_probe(broker: Broker, link: MqttLink) -> Probe:
@@ -127,12 +123,12 @@ def _public_probe(broker: Broker, link: MqttLink) -> Probe:
                  (f"houston/{link.topics.box}/#", "homeassistant/#"))
 
 
-def test_no_secret_of_it_is_ever_published(toy_dir: Path, tmp_path: Path, ws_broker: Broker) -> None:
+def test_no_secret_of_it_is_ever_published(toy_dir: Path, tmp_path: Path, broker: Broker) -> None:
     game = load_game(GAME_ID)
     seen = 0
     for seed in (1, 2, 3):
-        box, link = _linked(tmp_path, ws_broker, f"toy-secret-{seed}", drawer=SeededDrawer(random.Random(seed)))
-        probe = _public_probe(ws_broker, link)
+        box, link = _linked(tmp_path, broker, f"toy-secret-{seed}", drawer=SeededDrawer(random.Random(seed)))
+        probe = _public_probe(broker, link)
         try:
             inputs, secrets = play_watching_secrets(game, box, probe, seed)
             assert inputs > 0
@@ -144,13 +140,13 @@ def test_no_secret_of_it_is_ever_published(toy_dir: Path, tmp_path: Path, ws_bro
     assert seen > 0  # the oracle did name the hidden gem
 
 
-def test_the_secrecy_check_catches_a_leaking_view(toy_dir: Path, tmp_path: Path, ws_broker: Broker,
+def test_the_secrecy_check_catches_a_leaking_view(toy_dir: Path, tmp_path: Path, broker: Broker,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     game = load_game(GAME_ID)
     honest = type(game).public_view
     monkeypatch.setattr(type(game), "public_view", lambda self, state: {**honest(self, state), "vault": state.gem})
-    box, link = _linked(tmp_path, ws_broker, "toy-leak", drawer=SeededDrawer(random.Random(5)))
-    probe = _public_probe(ws_broker, link)
+    box, link = _linked(tmp_path, broker, "toy-leak", drawer=SeededDrawer(random.Random(5)))
+    probe = _public_probe(broker, link)
     try:
         with pytest.raises(SecretPublished, match="secret published"):
             play_watching_secrets(game, box, probe, 5)
@@ -188,8 +184,8 @@ with sync_playwright() as p:
 """
 
 
-def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, ws_broker: Broker) -> None:
-    box, link = _linked(tmp_path, ws_broker, "toy-dash")
+def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, broker: Broker) -> None:
+    box, link = _linked(tmp_path, broker, "toy-dash")
     assert link.http is not None
     proc = None
     try:

@@ -27,9 +27,9 @@ def _until(page, condition, seconds: float = 5.0) -> bool:
     return condition()
 
 
-def test_gr_page_sends_damage_and_shows_the_reply(sd_linked, sd_broker, sd_chromium) -> None:
-    box, link = sd_linked({"dogs": ["nova", "orion"], "scenario": "s01"})
-    sd_chromium.run(lambda browser: _gr_page_session(browser, box, link, sd_broker))
+def test_gr_page_sends_damage_and_shows_the_reply(linked, broker, sd_chromium) -> None:
+    box, link = linked("spacedogs", {"dogs": ["nova", "orion"], "scenario": "s01"}, page=True)
+    sd_chromium.run(lambda browser: _gr_page_session(browser, box, link, broker))
 
 
 def _gr_page_session(browser, box, link, broker) -> None:
@@ -79,9 +79,9 @@ def _gr_page_session(browser, box, link, broker) -> None:
         page.close()
 
 
-def test_a_players_page_has_no_controls_and_no_goals(sd_linked, sd_broker, sd_chromium) -> None:
-    _box, link = sd_linked({"dogs": ["nova"], "scenario": "s01"})
-    sd_chromium.run(lambda browser: _players_page(browser, link, sd_broker))
+def test_a_players_page_has_no_controls_and_no_goals(linked, broker, sd_chromium) -> None:
+    _box, link = linked("spacedogs", {"dogs": ["nova"], "scenario": "s01"}, page=True)
+    sd_chromium.run(lambda browser: _players_page(browser, link, broker))
 
 
 def _players_page(browser, link, broker) -> None:

@@ -39,15 +39,15 @@ def drive(box, inp: Input) -> None:
         box.press(inp.button, hold=inp.hold)
 
 
-def test_the_card_held_face_down_changes_nothing_public(linked_whales, whales_probes):
+def test_the_card_held_face_down_changes_nothing_public(linked, probes):
     played, deck = inputs_to_second_offer()
     offerer = GAME.demo_options()["teams"][1]
     receiver = GAME.demo_options()["teams"][2]
     streams, private = [], []
     for face_down in (deck[0], deck[-1]):
-        box, link = linked_whales(GAME.demo_options())
-        dash = whales_probes("dashboard", (f"houston/{link.topics.box}/#",))
-        team = whales_probes(offerer, (link.topics.team(offerer),))
+        box, link = linked("whales", GAME.demo_options())
+        dash = probes("dashboard", (f"houston/{link.topics.box}/#",))
+        team = probes(offerer, (link.topics.team(offerer),))
         dash.wait_for(lambda m, t=link.topics.state: m.topic == t)
         for inp in [*played, Scan(face_down), Press(receiver)]:
             drive(box, inp)
