@@ -5,31 +5,17 @@ message on the public topics is byte-identical; the offerer's own topic does dif
 from __future__ import annotations
 
 from games.core import Input, Press, Scan
-from games.session import Session
 from games.whales.rules import GAME
 from games.whales.state import OFFER_CARD
+from tests.support.demo import play_demo
 
 
 def inputs_to_second_offer() -> tuple[list[Input], list[str]]:
     """The demo's inputs up to the second turn's face-down scan (the first turn's slip and BACK
     included), and the cards that could be held face down there."""
-    session = Session.start(GAME, GAME.demo_options())
-    played: list[Input] = []
-    step = 0
-    while not (session.state.phase == OFFER_CARD and session.state.turns == 1):
-        inp = GAME.demo_input(session.state, step)
-        assert inp is not None
-        step += 1
-        played.append(inp)
-        if inp == Press("back"):
-            session.undo()
-            continue
-        try:
-            session.check(inp)
-        except ValueError:
-            continue  # refused at the table too: played all the same
-        session.submit(inp, {}, step)
-    return played, list(session.state.deck)
+    run = play_demo(GAME, stop=lambda state: state.phase == OFFER_CARD and state.turns == 1)
+    assert run.session.state.phase == OFFER_CARD and run.session.state.turns == 1, "the demo never got there"
+    return run.played, list(run.session.state.deck)
 
 
 def drive(box, inp: Input) -> None:
