@@ -16,7 +16,7 @@ from device.network.mqtt.broker import Broker
 from device.simulation.simbox import SimBox
 from device.simulation.testing import make_box
 from tests.support.broker import broker, link_box
-from tests.support.chromium import ARGS, CHROMIUM
+from tests.support.chromium import ARGS, CHROMIUM, SHOWN_MS
 
 __all__ = ["broker", "browser", "table"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "dashboard"
@@ -81,11 +81,11 @@ def table(tmp_path: Path, broker: Broker) -> Iterator[Callable[..., Table]]:
 def open_page(browser: Any, url: str, viewport: dict[str, int], state: str = "live") -> Any:
     page = browser.new_page(viewport=viewport)
     page.goto(url)
-    page.wait_for_selector(f"#status[data-state={state}]", timeout=5000)
+    page.wait_for_selector(f"#status[data-state={state}]", timeout=SHOWN_MS)
     return page
 
 
-def synced(page: Any, table: Table, timeout: float = 3000) -> None:
+def synced(page: Any, table: Table, timeout: float = SHOWN_MS) -> None:
     """Wait until the page shows the state the box published last."""
     seq = table.state_seq()
     page.wait_for_function("seq => Number(document.body.dataset.seq || -1) >= seq", arg=seq, timeout=timeout)

@@ -35,11 +35,11 @@ from device.box.config import Settings
 from device.network.mqtt.broker import Broker
 from device.network.mqtt.discovery import device_name
 from device.network.mqtt.link import MqttLink
-from device.network.mqtt.probe import Probe
 from device.simulation.testing import make_box
 from games.registry import game_ids, load_game
 from games.session import Session
 from tests.dashboard.drive import play, start
+from tests.support.broker import CONNECT_WAIT, Probe
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mqtt.md"
 _env = jinja2.Environment(undefined=jinja2.Undefined)
@@ -235,7 +235,7 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
     def make_link(box: Any) -> MqttLink:
         link = MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
                         password=broker.passwords["box"], reconnect=(1, 1)).start()
-        assert link.connection.wait_connected(5)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         return link
 
     listener = Listener(broker, box_id, ha)
@@ -275,7 +275,7 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
         listener.pump()
         ha.connection_lost()
         broker.start()
-        assert link.connection.wait_connected(10)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         listener.close()
         listener = Listener(broker, box_id, ha)
         listener.pump(0.6)

@@ -80,7 +80,7 @@ def test_discovery_is_retained_and_republished_when_home_assistant_comes_online(
     ha.publish(STATUS_TOPIC, b"online")  # Home Assistant restarted: its birth message
     again = set()
     while again != expected:
-        message = ha.wait_for(lambda m: m.topic in expected - again, 3, start)
+        message = ha.wait_for(lambda m: m.topic in expected - again, start=start)
         assert message is not None, f"missing {expected - again}"
         again.add(message.topic)
         assert not message.retain  # delivered live, i.e. published again just now

@@ -9,9 +9,9 @@ from pathlib import Path
 from device.box.config import Settings
 from device.network.mqtt.broker import Broker
 from device.network.mqtt.link import MqttLink
-from device.network.mqtt.probe import Probe
 from device.simulation.simbox import SimBox
 from device.simulation.testing import make_box
+from tests.support.broker import CONNECT_WAIT, Probe
 
 TEAMS = ["red", "blue", "green"]
 
@@ -46,7 +46,7 @@ def test_broker_restart_mid_game_republishes_within_two_seconds(tmp_path: Path) 
     box = _box(tmp_path, "resilient")
     link = _link(box, broker)
     try:
-        assert link.connection.wait_connected(5)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         box.press("ok")
         _deal(box, 3)
         broker.stop()  # retained messages die with it (persistence false)
@@ -88,7 +88,7 @@ def test_box_starts_without_a_broker_and_connects_when_it_appears(tmp_path: Path
         box.press("ok")
         _deal(box, 2)
         broker.start()
-        assert link.connection.wait_connected(10)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         probe = Probe(broker.port, "dashboard", broker.passwords["dashboard"])
         try:
             state = probe.wait_for(lambda m: m.topic == link.topics.state)
@@ -106,15 +106,15 @@ def test_lost_connection_sends_the_will_and_clean_stop_says_offline(tmp_path: Pa
     link = _link(box, broker)
     probe = Probe(broker.port, "dashboard", broker.passwords["dashboard"], ("houston/willing/availability",))
     try:
-        assert link.connection.wait_connected(5)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         assert probe.wait_for(lambda m: m.payload == b"online") is not None
         start = probe.mark()
         link.connection.client.socket().shutdown(socket.SHUT_RDWR)  # the network vanishes, no DISCONNECT
-        assert probe.wait_for(lambda m: m.payload == b"offline", 5, start) is not None  # the broker's will
-        assert probe.wait_for(lambda m: m.payload == b"online", 5, start) is not None  # back by itself
+        assert probe.wait_for(lambda m: m.payload == b"offline", start=start) is not None  # the broker's will
+        assert probe.wait_for(lambda m: m.payload == b"online", start=start) is not None  # back by itself
         start = probe.mark()
         link.stop()
-        assert probe.wait_for(lambda m: m.payload == b"offline", 3, start) is not None  # said before leaving
+        assert probe.wait_for(lambda m: m.payload == b"offline", start=start) is not None  # said before leaving
     finally:
         probe.close()
         box.close()

@@ -160,7 +160,7 @@ def test_houston_run_notifies_ready_pings_the_watchdog_and_stops_cleanly_on_sigt
 @pytest.mark.skipif(shutil.which("mosquitto") is None, reason="mosquitto not installed")
 def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_path, notify_socket):
     from device.network.mqtt.broker import start_broker
-    from device.network.mqtt.probe import Probe
+    from tests.support.broker import Probe
 
     sock, path = notify_socket
     broker = start_broker(tmp_path / "broker")
@@ -177,16 +177,16 @@ def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_
     try:
         assert any(m.startswith("READY=1") for m in drain(sock, time.monotonic() + 20,
                                                          lambda m: any(x.startswith("READY") for x in m)))
-        online = probe.wait_for(lambda m: m.payload == b"online", timeout=10)
+        online = probe.wait_for(lambda m: m.payload == b"online")
         assert online is not None, broker.log()
         for button in ("ok", "red"):  # OK starts the game, red takes the first place: each acknowledged
             mark = probe.mark()
             probe.publish("houston/pitest/cmd/admin/press", json.dumps({"button": button}))
-            reply = probe.wait_for(lambda m: m.topic.endswith("/reply"), timeout=5, start=mark)
+            reply = probe.wait_for(lambda m: m.topic.endswith("/reply"), start=mark)
             assert reply is not None and reply.json()["status"] == "ok"
         mark = probe.mark()
         proc.send_signal(signal.SIGTERM)
-        offline = probe.wait_for(lambda m: m.payload == b"offline", timeout=10, start=mark)
+        offline = probe.wait_for(lambda m: m.payload == b"offline", start=mark)
         _, err = proc.communicate(timeout=15)
     finally:
         if proc.poll() is None:

@@ -24,13 +24,12 @@ from device.box.chance import SeededDrawer
 from device.box.config import Settings
 from device.network.mqtt.broker import Broker
 from device.network.mqtt.link import MqttLink
-from device.network.mqtt.probe import Probe
 from device.simulation.simbox import SimBox
 from device.simulation.testing import SecretPublished, make_box, play_watching_secrets
 from games.catalog import BADGES, card_name, deck_cards
 from games.core import digest
 from games.registry import game_ids, load_game
-from tests.support.broker import link_box
+from tests.support.broker import Probe, link_box
 
 GAME_ID = "toygame"
 REPO = Path(__file__).resolve().parents[2]
@@ -158,7 +157,8 @@ def test_the_secrecy_check_catches_a_leaking_view(toy_dir: Path, tmp_path: Path,
 
 # The page in headless Chromium, driven from a process of its own (one Playwright per process).
 # It prints `live` once connected, waits for the game's phase the test then brings about, and
-# prints what the page shows as JSON.
+# prints what the page shows as JSON. Its waits are generous (30 s): they end as soon as the page
+# shows what they wait for, and two busy cores can make Chromium slow.
 PAGE_SCRIPT = """
 import json, shutil, sys
 from playwright.sync_api import sync_playwright
@@ -169,11 +169,11 @@ with sync_playwright() as p:
                                 args=args, headless=True)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(url)
-    page.wait_for_selector("#status[data-state=live]", timeout=10000)
+    page.wait_for_selector("#status[data-state=live]", timeout=30000)
     print("live", flush=True)
-    page.wait_for_selector(f"#phase[data-phase={phase}]", timeout=10000)
-    page.wait_for_function("t => document.getElementById('prompt').textContent === t", arg=prompt, timeout=5000)
-    page.wait_for_selector("#widgets [data-kind=teams] [data-team]", timeout=5000)
+    page.wait_for_selector(f"#phase[data-phase={phase}]", timeout=30000)
+    page.wait_for_function("t => document.getElementById('prompt').textContent === t", arg=prompt, timeout=30000)
+    page.wait_for_selector("#widgets [data-kind=teams] [data-team]", timeout=30000)
     kinds = page.locator("#widgets [data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")
     teams = page.locator("#widgets [data-kind=teams] [data-team]").evaluate_all("els => els.map(e => e.dataset.team)")
     shown = {"kinds": kinds, "teams": teams, "title": page.locator("#title").text_content() or "",
@@ -197,7 +197,7 @@ def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, broker: Broker) -
         assert proc.stdout.readline().strip() == "live", proc.stderr.read() if proc.stderr else ""
         box.press("ok")  # the mock OK button: the box hides a gem
         assert box.service.public_view()["prompt"]["text"] == prompt
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=180)
         assert proc.returncode == 0, err
         shown = json.loads(out.strip().splitlines()[-1])
         # the page draws the kinds the toy's view declares (no JavaScript knows the toy)

@@ -62,6 +62,7 @@ def replay_prefix(data_dir, game, seq):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # 24 box starts: half a minute on an idle machine, many minutes on busy cores
 def test_kill_minus_nine_loses_nothing_acknowledged(tmp_path):
     rng = random.Random(20261130)
     acked_all = []

@@ -11,24 +11,41 @@ broker of its own: one folder's retained messages never reach another folder's '
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from device.box.config import Settings
+from device.network.mqtt import probe
 from device.network.mqtt.broker import Broker, start_broker
 from device.network.mqtt.link import MqttLink
-from device.network.mqtt.probe import Probe
+from device.simulation import testing
 from device.simulation.simbox import SimBox
 from device.simulation.testing import make_box
 
-# How long a link may take to connect to a broker on this machine. Generous: it returns as soon as
-# the link is up, and only a broken link waits this long (on 2 busy cores a connect can take seconds).
+# How long a link or client may take to connect, and a message the test must get to arrive.
+# Generous: the waits return as soon as it happens, and only a broken test waits this long (on two
+# busy cores a connect or a delivery can take seconds). A test that expects silence passes its own
+# short timeout.
 CONNECT_WAIT = 30.0
+DELIVERED = testing.DELIVERED
 
 _box_ids = itertools.count(1)
+
+
+class Probe(probe.Probe):
+    """The recording client, with waits for a loaded machine: connecting may take CONNECT_WAIT, and
+    `wait_for` waits DELIVERED unless told otherwise."""
+
+    def __init__(self, port: int, user: str, password: str, subscribe: Sequence[str] = ("#",),
+                 **kw: Any) -> None:
+        super().__init__(port, user, password, subscribe, **{"timeout": CONNECT_WAIT, **kw})
+
+    def wait_for(self, match: Callable[[probe.Message], bool], timeout: float = DELIVERED,
+                 start: int = 0) -> probe.Message | None:
+        return super().wait_for(match, timeout, start)
 
 
 def page_config(broker: Broker) -> dict[str, Any]:
@@ -86,11 +103,11 @@ def probes(broker: Broker) -> Iterator[Callable[..., Probe]]:
     """probe(user, subscribe=('#',)) -> a connected recording client, closed after the test."""
     made: list[Probe] = []
 
-    def probe(user: str, subscribe: tuple[str, ...] = ("#",)) -> Probe:
-        p = Probe(broker.port, user, broker.passwords[user], subscribe, timeout=CONNECT_WAIT)
+    def make(user: str, subscribe: tuple[str, ...] = ("#",)) -> Probe:
+        p = Probe(broker.port, user, broker.passwords[user], subscribe)
         made.append(p)
         return p
 
-    yield probe
+    yield make
     for p in made:
         p.close()

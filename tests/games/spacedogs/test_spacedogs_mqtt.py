@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from device.network.mqtt.probe import Probe
 from games.spacedogs.catalog import catalog
+from tests.support.broker import Probe
 
 CAT = catalog()
 OPTIONS = {"dogs": ["nova", "orion"], "scenario": "s01"}
@@ -14,7 +14,7 @@ GOALS = [g.text for g in CAT.scenarios["s01"].goals]
 
 
 def _reply(probe: Probe, topic: str, start: int = 0) -> dict:
-    message = probe.wait_for(lambda m: m.topic == topic, 3, start)
+    message = probe.wait_for(lambda m: m.topic == topic, start=start)
     assert message is not None, f"no reply on {topic}"
     return message.json()
 
@@ -84,5 +84,5 @@ def test_the_public_stream_never_carries_the_gr_goals(linked, probes) -> None:
     assert not any(m.topic == link.topics.team("gr") for p in players.values() for m in p.messages)
     # the end scene reveals them to everyone
     gr.publish(gr_topic, json.dumps({"option": "end"}))
-    revealed = dashboard.wait_for(lambda m: m.topic == link.topics.state and GOALS[0] in m.payload.decode(), 3)
+    revealed = dashboard.wait_for(lambda m: m.topic == link.topics.state and GOALS[0] in m.payload.decode())
     assert revealed is not None
