@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +17,7 @@ from games import widgets as w
 from tests.dashboard.conftest import PHONE, TV, open_page, shot
 from tests.support.broker import Probe
 from tests.support.chromium import SHOWN_MS
+from tests.support.wait import until
 
 _ids = itertools.count(1)
 
@@ -33,9 +33,7 @@ class Stage:
         self.http = DashboardServer(0, config, host="127.0.0.1").start()
         self.url = f"http://127.0.0.1:{self.http.port}/"
         self.box = Probe(broker.port, "box", broker.passwords["box"], ())
-        deadline = time.monotonic() + 5
-        while not self.box.client.is_connected() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        until(self.box.client.is_connected)
 
     def publish(self, topic: str, payload: Any, retain: bool = True) -> None:
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
