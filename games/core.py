@@ -445,6 +445,20 @@ class Game(ABC, Generic[S]):
         A game may weigh choices so random games end in a sensible number of steps."""
         return legal[pick(len(legal))]
 
+    def random_step(self, state: S, pick: Callable[[int], int]) -> tuple[Input, tuple[ChanceRequest, ...]] | None:
+        """One step of a random player for `houston simulate`: the input `random_input` picks
+        among `legal_inputs` and the chance `validate` asks for it, or None when the game is over
+        or nothing is legal. A game may answer in one cheaper call (additive to the contract); it
+        must then give the same input and chance from the same picks — its tests check that
+        against this default."""
+        if self.is_over(state):
+            return None
+        legal = self.legal_inputs(state)
+        if not legal:
+            return None
+        inp = self.random_input(state, legal, pick)
+        return inp, self.validate(state, inp)
+
     def demo_options(self) -> dict[str, Any]:
         """Options `houston demo` starts the game with."""
         return {}

@@ -1,9 +1,12 @@
 """`houston simulate GAME`: many full games between random legal players, through the real rules.
 
-Each step asks the rules for every legal input (`Game.legal_inputs`), lets the game's random
-player choose one (`Game.random_input`, uniform unless the game weighs its choices), validates
-it, draws the chance outcomes it requests through the box's own drawing code
-(device/box/chance.py) and applies it — the rules' own functions, without the service.
+Each step asks the game for its random player's step (`Game.random_step`: by default it lists
+every legal input with `Game.legal_inputs`, lets `Game.random_input` choose one — uniform unless
+the game weighs its choices — and validates it; a game may answer the same in one cheaper call),
+draws the chance outcomes the input requests through the box's own drawing code
+(device/box/chance.py: a request tuple that comes back is drawn by a plan made once, whose
+outcomes need no `check_outcomes`) and applies it — the rules' own functions, without the
+service, and nothing the box does only for the table (prompts, views, journal copies).
 
 Simulation only: the players' choices and the chance outcomes come from one seeded
 `random.Random(seed)`, so a run with --seed is reproducible. The box never draws this way: its
@@ -22,15 +25,17 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-from device.box.chance import SeededDrawer, draw_all
+from device.box.chance import SeededDrawer
 from games.core import Effect, Game, Input, RuleError, State, check_outcomes
 from games.registry import UnknownGame, describe, game_ids, load_game
 
 MAX_STEPS = 20_000
+NO_OUTCOMES: Mapping[str, Any] = MappingProxyType({})  # the outcomes of an input that draws nothing
 
 
 def prompted_inputs(game: Game, state: State) -> list[Input]:
@@ -52,25 +57,28 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
     """Play one game to its end (or `max_steps`) with the game's random player. `start` is
     `game.setup(options)` when the caller already has it (setup is pure: one call serves many games)."""
     drawer = SeededDrawer(rng)
-    pick = rng.randrange
-    legal_inputs, random_input, validate, apply = game.legal_inputs, game.random_input, game.validate, game.apply
-    is_over = game.is_over  # cheaper than scanning every input's effects for GameOver
+    pick = drawer.below  # rng.randrange(n), the same numbers, without its argument handling
+    draw = drawer.draw_all
+    random_step, apply = game.random_step, game.apply
     state = game.setup(options) if start is None else start
     effects: list[Effect] = []
     steps = 0
-    while steps < max_steps and not is_over(state):
-        legal = legal_inputs(state)
-        if not legal:
+    while steps < max_steps:
+        step = random_step(state, pick)  # the random player's legal input and the chance it needs
+        if step is None:
             break
-        inp = random_input(state, legal, pick)
-        requests = validate(state, inp)
-        outcomes = draw_all(requests, drawer)
+        inp, requests = step
         if requests:
-            check_outcomes(requests, outcomes)
-        state, new = apply(state, inp, outcomes)
+            # drawn by the box's own code; outcomes a plan guarantees need no check_outcomes
+            outcomes, valid = draw(requests)
+            if not valid:
+                check_outcomes(requests, outcomes)
+            state, new = apply(state, inp, outcomes)
+        else:
+            state, new = apply(state, inp, NO_OUTCOMES)
         effects += new
         steps += 1
-    over = is_over(state)
+    over = game.is_over(state)
     return Played(finished=over, steps=steps, stats=dict(game.simulation_stats(state, effects)))
 
 

@@ -227,11 +227,11 @@ def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, l
 def turn_legal(s: DogState) -> list[Input]:
     if s.must_roll:
         return [PRESS_OK]
-    return list(_turn_legal(s.hands[s.current], s.bonfire))
+    return list(turn_choices(s.hands[s.current], s.bonfire))
 
 
 @lru_cache(maxsize=8192)
-def _turn_legal(hand: Sticks, bonfire: Sticks) -> tuple[Input, ...]:
+def turn_choices(hand: Sticks, bonfire: Sticks) -> tuple[Input, ...]:
     """Roll, or exchange (hold OK to cycle the offers, or choose one): cached per hand and bonfire,
     at most 10*8*6 bonfires times the hands beside them."""
     offers = _legal_exchanges(hand, bonfire)
@@ -404,11 +404,11 @@ def take_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, l
 
 
 def take_legal(s: DogState) -> list[Input]:
-    return list(_take_legal(s.teams[s.current], s.offers))
+    return list(take_choices(s.teams[s.current], s.offers))
 
 
 @lru_cache(maxsize=1024)
-def _take_legal(team: str, offers: tuple[str, ...]) -> tuple[Input, ...]:
+def take_choices(team: str, offers: tuple[str, ...]) -> tuple[Input, ...]:
     return (PRESS[team], PRESS_OK, *(Choose(f"take:{o}") for o in offers))
 
 
@@ -440,12 +440,12 @@ def victim_prompt(s: DogState) -> Prompt:
     others = [s.teams[i] for i in range(len(s.teams)) if i != s.current and s.faints[i] < 3]
     victims = thieves_victims(s)
     lights = tuple(s.teams[i] for i in victims)
-    choices = tuple(f"choose:{choice.option}" for choice in _victim_choices(s, victims))
+    choices = tuple(f"choose:{choice.option}" for choice in victim_choices(s, victims))
     return Prompt(say("theft_victim", team=team), accepts=(*(TEAM_PATTERNS[t] for t in others), *choices),
                   lights=lights)
 
 
-def _victim_choices(s: DogState, victims: list[int]) -> list[Choose]:
+def victim_choices(s: DogState, victims: list[int]) -> list[Choose]:
     """`steal:<victim>:<colour>` for every colour every possible victim holds."""
     return [VICTIM_CHOICES[s.teams[i], c] for i in victims for c, n in zip(COLOURS, s.hands[i], strict=True) if n]
 
@@ -478,7 +478,7 @@ def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState,
 
 def victim_legal(s: DogState) -> list[Input]:
     victims = thieves_victims(s)
-    return [*(PRESS[s.teams[i]] for i in victims), *_victim_choices(s, victims)]
+    return [*(PRESS[s.teams[i]] for i in victims), *victim_choices(s, victims)]
 
 
 def steal_prompt(s: DogState) -> Prompt:

@@ -177,6 +177,8 @@ class Dog(Game[DogState]):
         return demo.demo_input(self, state, step)
 
 
+ROLL_STEP = (phases.PRESS_OK, phases.ROLL)  # roll the dice: OK, and the three dice to draw
+ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
 _LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}
 _CHECK = {name: row.check for name, row in PHASES.items()}

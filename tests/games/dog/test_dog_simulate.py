@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import random
 
 import pytest
 
@@ -45,3 +46,33 @@ def test_a_seed_makes_the_run_reproducible():
     def strip(s):
         return {k: v for k, v in s.items() if k not in ("seconds", "games_per_second")}
     assert strip(simulate("dog", 20, 4, seed=3)) == strip(simulate("dog", 20, 4, seed=3))
+
+
+def test_random_step_is_random_input_over_legal_inputs_then_validate():
+    """Dog's one-call `random_step` gives, state by state, the input the contract's default picks
+    (random_input over legal_inputs) from the same picks, and the chance its validate asks for;
+    and it leaves the pick stream where the default leaves it. States come from games where a
+    uniformly random legal input is mixed in, so menus, cycling and victims' buttons are visited."""
+    from games.core import Game
+    from games.dog.rules import GAME
+
+    phases_seen = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.setup({} if seed % 4 == 0 else GAME.simulation_options(2 + seed % 3))
+        for _ in range(400):
+            phases_seen.add(state.phase)
+            ours, theirs = random.Random(rng.random()), random.Random()
+            theirs.setstate(ours.getstate())
+            fast = GAME.random_step(state, ours.randrange)
+            slow = Game.random_step(GAME, state, theirs.randrange)
+            assert fast == slow, state.phase
+            assert ours.getstate() == theirs.getstate(), state.phase
+            if fast is None:
+                break
+            legal = GAME.legal_inputs(state)
+            inp = legal[rng.randrange(len(legal))] if rng.randrange(3) == 0 else fast[0]
+            requests = GAME.validate(state, inp)
+            outcomes = {r.name: rng.randrange(len(r.weights)) for r in requests}
+            state, _ = GAME.apply(state, inp, outcomes)
+    assert phases_seen >= {"order", "turn", "take", "victim", "steal", "exchange", "over"}
