@@ -170,6 +170,34 @@ class Dog(Game[DogState]):
             return legal[presses + pick(n - presses)]
         return legal[pick(n)]
 
+    def random_step(self, state: DogState,
+                    pick: Callable[[int], int]) -> tuple[Input, tuple[ChanceRequest, ...]] | None:
+        """`random_input` over `legal_inputs`, and `validate` of its choice, in one call: the
+        same input from the same picks, and the chance it needs (a roll's dice; nothing else draws).
+        Every input made here is one the phase lists as legal, so its check has nothing to refuse
+        (test_dog_simulate checks it against the contract's default, state by state)."""
+        phase = state.phase
+        if phase == TURN:
+            if state.must_roll:
+                return ROLL_STEP
+            legal = phases.turn_choices(state.hands[state.current], state.bonfire)
+            if len(legal) == 1 or pick(6):  # roll five times in six
+                return ROLL_STEP
+            return legal[2 + pick(len(legal) - 2)], ()
+        if phase == TAKE:
+            offers = state.offers
+            return phases.take_choices(state.teams[state.current], offers)[2 + pick(len(offers))], ()
+        if phase == VICTIM:
+            # [victims' buttons..., steal:<victim>:<colour>...]: at least one of each, so a choice
+            choices = phases.victim_choices(state, phases.thieves_victims(state))
+            return choices[pick(len(choices))], ()
+        if phase == STEAL:
+            offers = state.offers
+            return (phases.STEAL_CHOICES[offers[pick(len(offers))]], ()) if offers else ROLLED_OK
+        if phase == EXCHANGE:
+            return ROLLED_OK
+        return super().random_step(state, pick)
+
     def demo_options(self) -> dict[str, Any]:
         return {}
 
@@ -178,6 +206,7 @@ class Dog(Game[DogState]):
 
 
 ROLL_STEP = (phases.PRESS_OK, phases.ROLL)  # roll the dice: OK, and the three dice to draw
+ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
 _LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}
