@@ -36,20 +36,32 @@ class SeededDrawer:
         self._seen: Sequence[ChanceRequest] | None = None  # the last request tuple drawn
         self._planned: Sequence[ChanceRequest] | None = None  # the tuple `_plan` was made for
         self._plan: DrawPlan | None = None
+        self._getrandbits = rng.getrandbits
 
     def draw_all(self, requests: Sequence[ChanceRequest]) -> tuple[dict[str, Any], bool]:
         """Outcomes for every request, by name, and whether they answer the requests by
         construction (True: no `check_outcomes` needed; False: check them, as the box would).
         A request tuple that comes back as the same object (the rules hand out one constant tuple
         for a roll) gets a plan, worked out once; one plan is kept, the latest."""
-        plan = self._plan
-        if requests is not self._planned or plan is None:
+        if requests is not self._planned:
             if requests is not self._seen:
                 self._seen = requests
                 return draw_all(requests, self), False
-            plan = self._plan = DrawPlan(requests)
+            self._plan = DrawPlan(requests)
             self._planned = requests
-        return plan.draw(self), plan.valid
+        plan = self._plan
+        assert plan is not None
+        if plan.bits is None:
+            return plan.draw(self), plan.valid
+        # equal odds: `below(total) // first` as draw_one does, with `below` written out
+        getrandbits = self._getrandbits
+        outcomes = {}
+        for name, total, first, k in plan.bits:
+            r = getrandbits(k)
+            while r >= total:
+                r = getrandbits(k)
+            outcomes[name] = r // first
+        return outcomes, plan.valid
 
 
 def seeded_below(rng: random.Random) -> Callable[[int], int]:
@@ -84,6 +96,10 @@ class DrawPlan:
         uniform = [_uniform(r) for r in self.requests]
         self.uniform: tuple[tuple[str, int, int], ...] | None = (
             tuple(u for u in uniform if u is not None) if all(u is not None for u in uniform) else None)
+        # the same rows with the bits `below(total)` draws at a time (see seeded_below)
+        self.bits: tuple[tuple[str, int, int, int], ...] | None = (
+            tuple((name, total, first, total.bit_length()) for name, total, first in self.uniform)
+            if self.uniform is not None else None)
 
     def draw(self, drawer: Drawer) -> dict[str, Any]:
         if self.uniform is not None:
