@@ -217,7 +217,7 @@ def turn_check(s: DogState, inp: Input) -> tuple:
 
 def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
     if type(inp) is Press and not inp.hold:  # a roll, by far the most common input
-        return rolled(s, ROLLS[outcomes[DIE_A], outcomes[DIE_B], outcomes[DIE_C]])
+        return rolled_row(s, ROLL_TABLE[(outcomes[DIE_A] * FACES_B + outcomes[DIE_B]) * FACES_C + outcomes[DIE_C]])
     if isinstance(inp, Choose):
         return exchange(s, inp.option.partition(":")[2])
     assert isinstance(inp, Press)
@@ -312,6 +312,14 @@ def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
 # every roll the dice can show -> (its sound, words and slot LEDs; what it means)
 SHOWN: dict[tuple[str, ...], tuple[tuple[Effect, ...], str]] = {roll: _shown(roll) for roll in set(ROLLS.values())}
 
+# A roll's row: the colours, the effects that show it, what it means, and its takes by bonfire
+# (filled as bonfires come: at most 10 x 8 x 6 of them per roll, so the cache is bounded).
+RollRow = tuple[tuple[str, ...], tuple[Effect, ...], str, dict[Sticks, tuple[str, ...]]]
+ROLL_ROWS: dict[tuple[str, ...], RollRow] = {roll: (roll, *SHOWN[roll], {}) for roll in SHOWN}
+# every outcome of the three dice by (a * faces of B + b) * faces of C + c -> its roll's row
+FACES_B, FACES_C = len(DICE[1].faces), len(DICE[2].faces)
+ROLL_TABLE: tuple[RollRow, ...] = tuple(ROLL_ROWS[ROLLS[key]] for key in sorted(ROLLS))
+
 
 def thieves_victims(s: DogState) -> list[int]:
     cur, faints, hands = s.current, s.faints, s.hands
@@ -320,11 +328,19 @@ def thieves_victims(s: DogState) -> list[int]:
 
 def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     """Show the dice, then: a take, a theft, or an incident (and the same player rolls again)."""
-    shown, kind = SHOWN[roll]
+    return rolled_row(s, ROLL_ROWS[roll])
+
+
+def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
+    """`rolled` from the roll's row of ROLL_TABLE (its meaning and effects worked out once)."""
+    roll, shown, kind, offers_by_bonfire = row
     effects = list(shown)
     n = s.rolls + 1
     if kind == "take":
-        offers = take_offers(s.bonfire, roll)
+        bonfire = s.bonfire
+        offers = offers_by_bonfire.get(bonfire)
+        if offers is None:
+            offers = offers_by_bonfire[bonfire] = take_offers(bonfire, roll)
         if offers:
             fields = s.__dict__.copy()
             fields.update(phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n)
