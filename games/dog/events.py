@@ -43,8 +43,12 @@ def faint(villagers: int, faints: int, n: int) -> tuple[int, int]:
     return (RESTORE[faints - 1] if faints <= len(RESTORE) else 0), faints
 
 
-def active(state: DogState) -> list[int]:
-    return [i for i in range(len(state.teams)) if state.faints[i] < 3]
+def active(state: DogState) -> list[int] | range:
+    """The players still in, in play order (all of them until someone is knocked out)."""
+    faints = state.faints
+    if 3 not in faints:
+        return range(len(faints))
+    return [i for i in range(len(faints)) if faints[i] < 3]
 
 
 def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:

@@ -351,12 +351,20 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
     line = rolled_say(team, roll)
     if kind == "theft":
         effects.append(team_say("theft", team))
+        fields = s.__dict__.copy()
+        fields["roll"] = roll
+        fields["rolls"] = n
         if not thieves_victims(s):
             nobody = team_say("theft_nobody", team)
             effects.append(nobody)
-            return evolve(s, roll=roll, rolls=n, must_roll=True, log=logged(s.log, [line, nobody])), effects
-        return evolve(s, roll=roll, rolls=n, phase=VICTIM, must_roll=False, log=logged(s.log, [line])), effects
-    return incident(evolve(s, roll=roll, rolls=n), kind, effects, line)
+            fields["must_roll"] = True
+            fields["log"] = (*s.log[2 - LOG_LINES:], line, nobody)
+            return remade(fields), effects
+        fields["phase"] = VICTIM
+        fields["must_roll"] = False
+        fields["log"] = (*s.log[1 - LOG_LINES:], line)
+        return remade(fields), effects
+    return incident(s, kind, effects, line, roll, n)
 
 
 @lru_cache(maxsize=512)
@@ -371,12 +379,15 @@ def team_say(key: str, team: str) -> Say:
     return say(key, team=team)
 
 
-def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[DogState, list[Effect]]:
-    """Feed, Assault or Fire Fest for every player; then the same player rolls again."""
-    effects += [ALARM, events.line(f"incident_{kind}")]
-    lines: list[Say] = [line, events.line(f"incident_{kind}")]
+def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tuple[str, ...],
+             rolls: int) -> tuple[DogState, list[Effect]]:
+    """Feed, Assault or Fire Fest for every player; then the same player rolls again. `roll` is
+    the roll that showed the incident, the game's `rolls`-th."""
+    named = INCIDENT_LINES[kind]
+    effects += [ALARM, named]
+    lines: list[Say] = [line, named]
     if not events.countable(s, kind):
-        lines.append(events.line("nobody_counted"))
+        lines.append(NOBODY_COUNTED)
     elif kind == "feed":
         s, more = events.feed(s, incident=True)
         lines += more
@@ -387,13 +398,17 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[
         s, more = events.fire_fest(s)
         lines += more
     effects += lines[2:]
-    s = evolve(s, must_roll=True, log=logged(s.log, lines))
+    s = evolve(s, must_roll=True, log=logged(s.log, lines), roll=roll, rolls=rolls)
     if not events.active(s):
         return game_over(s, effects)
     if s.out(s.current):
         return next_turn(s), effects
     effects.append(team_say("roll_again", s.teams[s.current]))
     return s, effects
+
+
+INCIDENT_LINES = {kind: say(f"incident_{kind}") for kind in ("feed", "assault", "fire_fest")}
+NOBODY_COUNTED = say("nobody_counted")
 
 
 # --- taking ---------------------------------------------------------------------------------
@@ -411,8 +426,8 @@ def _take_prompt(team: str, offers: tuple[str, ...], pick: int) -> Prompt:
 
 
 def take_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
-    if isinstance(inp, Choose):
-        return take(s, inp.option.partition(":")[2])
+    if type(inp) is Choose:
+        return take(s, inp.option[5:])  # "take:<name>", as take_choices lists it and the prompt accepts
     assert isinstance(inp, Press)
     if inp.button != OK:
         return evolve(s, pick=(s.pick + 1) % len(s.offers)), []
@@ -437,14 +452,23 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     held[i] = (m + dm, c + dc, f + df)
     m, c, f = s.bonfire
     bonfire = (m - dm, c - dc, f - df)
-    line = offer_say("took", s.teams[i], name)
-    fields = s.__dict__.copy()
-    fields.update(hands=tuple(held), bonfire=bonfire, log=(*s.log[1 - LOG_LINES:], line))
+    line = TOOK[s.teams[i], name]
+    fields = s.__dict__.copy()  # the new state's fields, set one by one (cheaper than update(**))
+    fields["hands"] = tuple(held)
+    fields["bonfire"] = bonfire
+    fields["log"] = (*s.log[1 - LOG_LINES:], line)
     if not bonfire[MEAT] or not bonfire[CHARCOAL]:
         return round_end(remade(fields), [line])
     j = (i + 1) % len(held)  # the next player, unless knocked out
-    fields.update(phase=TURN, current=j if s.faints[j] < 3 else next_active(s, i), must_roll=False, offers=(), pick=0)
+    fields["phase"] = TURN
+    fields["current"] = j if s.faints[j] < 3 else next_active(s, i)
+    fields["must_roll"] = False
+    fields["offers"] = ()
+    fields["pick"] = 0
     return remade(fields), [line]
+
+
+TOOK: dict[tuple[str, str], Say] = {(t, name): offer_say("took", t, name) for t in TEAM_COLOURS for name in TAKES}
 
 
 # --- theft ----------------------------------------------------------------------------------
@@ -463,10 +487,21 @@ def victim_prompt(s: DogState) -> Prompt:
 
 def victim_choices(s: DogState, victims: list[int]) -> list[Choose]:
     """`steal:<victim>:<colour>` for every colour every possible victim holds."""
-    return [VICTIM_CHOICES[s.teams[i], c] for i in victims for c, n in zip(COLOURS, s.hands[i], strict=True) if n]
+    teams, hands = s.teams, s.hands
+    choices: list[Choose] = []
+    for i in victims:
+        choices += _steals(teams[i], hands[i])
+    return choices
+
+
+@lru_cache(maxsize=4096)
+def _steals(team: str, hand: Sticks) -> tuple[Choose, ...]:
+    """What a thief may take from this hand (6 teams x at most 10*8*6 hands: 2,880 keys)."""
+    return tuple(VICTIM_CHOICES[team, c] for c, n in zip(COLOURS, hand, strict=True) if n)
 
 
 VICTIM_CHOICES = {(t, c): Choose(f"steal:{t}:{c}") for t in TEAM_COLOURS for c in COLOURS}
+VICTIM_OPTIONS = {choice.option: key for key, choice in VICTIM_CHOICES.items()}  # "steal:<t>:<c>" -> (t, c)
 
 
 def victim_check(s: DogState, inp: Input) -> tuple:
@@ -483,8 +518,8 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 
 
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
-    if isinstance(inp, Choose):
-        _, named, colour = inp.option.split(":")
+    if type(inp) is Choose:
+        named, colour = VICTIM_OPTIONS[inp.option]
         return steal(s, colour, s.teams.index(named))
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
@@ -536,8 +571,16 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     hands[i] = add(hands[i], d)
     hands[v] = sub(hands[v], d)
     line = stole_say(s.teams[i], s.teams[v], colour)
-    return evolve(s, hands=tuple(hands), victim=-1, log=(*s.log[1 - LOG_LINES:], line), phase=TURN,
-                  current=next_active(s, i), must_roll=False, offers=(), pick=0), [line]
+    fields = s.__dict__.copy()
+    fields["hands"] = tuple(hands)
+    fields["victim"] = -1
+    fields["log"] = (*s.log[1 - LOG_LINES:], line)
+    fields["phase"] = TURN
+    fields["current"] = next_active(s, i)
+    fields["must_roll"] = False
+    fields["offers"] = ()
+    fields["pick"] = 0
+    return remade(fields), [line]
 
 
 # --- turns, rounds and the end --------------------------------------------------------------
@@ -569,12 +612,24 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
         s, more = events.assault(s, incident=False)
         lines = [events.line("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
     effects = [*effects, ALARM, *lines]
-    s = evolve(s, bonfire=BONFIRE, hands=(NO_STICKS,) * len(s.teams), log=logged(s.log, lines))
+    fields = s.__dict__.copy()
+    fields["bonfire"] = BONFIRE
+    fields["hands"] = (NO_STICKS,) * len(s.teams)
     if s.round >= s.rounds or not events.active(s):
-        return game_over(s, effects)
-    s = next_turn(evolve(s, round=s.round + 1))
-    begins = events.line("round_begins", round=s.round, team=s.teams[s.current])
-    return evolve(s, log=logged(s.log, [begins])), [*effects, begins]
+        fields["log"] = logged(s.log, lines)
+        return game_over(remade(fields), effects)
+    current = next_active(s, s.current)
+    begins = events.line("round_begins", round=s.round + 1, team=s.teams[current])
+    lines.append(begins)
+    fields["log"] = logged(s.log, lines)
+    fields["round"] = s.round + 1
+    fields["phase"] = TURN
+    fields["current"] = current
+    fields["must_roll"] = False
+    fields["offers"] = ()
+    fields["pick"] = 0
+    effects.append(begins)
+    return remade(fields), effects
 
 
 def ranking(s: DogState) -> list[tuple[int, int, str]]:

@@ -142,7 +142,7 @@ class Dog(Game[DogState]):
             "winner": state.winners[0] if len(state.winners) == 1 else "shared" if state.winners else "nobody",
             "result": state.result or "unfinished",
         }
-        said = Counter(effect.key for effect in effects if type(effect) is Say)
+        said = Counter([effect.key for effect in effects if type(effect) is Say])
         for key in STAT_KEYS:
             stats[key] = said[key]
         stats["winner_dogs"] = max(state.dogs, default=0)
