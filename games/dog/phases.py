@@ -343,7 +343,12 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
             offers = offers_by_bonfire[bonfire] = take_offers(bonfire, roll)
         if offers:
             fields = s.__dict__.copy()
-            fields.update(phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n)
+            fields["phase"] = TAKE
+            fields["roll"] = roll
+            fields["offers"] = offers
+            fields["pick"] = 0
+            fields["must_roll"] = False
+            fields["rolls"] = n
             return remade(fields), effects
         effects.append(team_say("nothing_to_take", s.teams[s.current]))
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects

@@ -180,20 +180,20 @@ class Dog(Game[DogState]):
         if phase == TURN:
             if state.must_roll:
                 return ROLL_STEP
-            legal = phases.turn_choices(state.hands[state.current], state.bonfire)
+            legal = _turn_choices(state.hands[state.current], state.bonfire)
             if len(legal) == 1 or pick(6):  # roll five times in six
                 return ROLL_STEP
             return legal[2 + pick(len(legal) - 2)], ()
         if phase == TAKE:
             offers = state.offers
-            return phases.take_choices(state.teams[state.current], offers)[2 + pick(len(offers))], ()
+            return _take_choices(state.teams[state.current], offers)[2 + pick(len(offers))], ()
         if phase == VICTIM:
             # [victims' buttons..., steal:<victim>:<colour>...]: at least one of each, so a choice
-            choices = phases.victim_choices(state, phases.thieves_victims(state))
+            choices = _victim_choices(state, _thieves_victims(state))
             return choices[pick(len(choices))], ()
         if phase == STEAL:
             offers = state.offers
-            return (phases.STEAL_CHOICES[offers[pick(len(offers))]], ()) if offers else ROLLED_OK
+            return (_STEAL_CHOICES[offers[pick(len(offers))]], ()) if offers else ROLLED_OK
         if phase == EXCHANGE:
             return ROLLED_OK
         return super().random_step(state, pick)
@@ -208,6 +208,8 @@ class Dog(Game[DogState]):
 ROLL_STEP = (phases.PRESS_OK, phases.ROLL)  # roll the dice: OK, and the three dice to draw
 ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
+_turn_choices, _take_choices = phases.turn_choices, phases.take_choices
+_victim_choices, _thieves_victims, _STEAL_CHOICES = phases.victim_choices, phases.thieves_victims, phases.STEAL_CHOICES
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
 _LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}
 _CHECK = {name: row.check for name, row in PHASES.items()}
