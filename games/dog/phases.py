@@ -30,21 +30,34 @@ from games.dog import events
 from games.dog.data import BONFIRE, DOGS, LED_COLOURS, MAX_PLAYERS, MIN_PLAYERS, VILLAGERS
 from games.dog.dice import classify, load_dice, read_roll, roll_requests
 from games.dog.state import (
+    BONFIRE_AT,
     CHARCOAL,
     COLOURS,
+    CURRENT,
     EXCHANGE,
+    HANDS,
+    LOG,
     LOG_LINES,
     MEAT,
+    MUST_ROLL,
     NO_STICKS,
+    OFFERS,
     OVER,
+    PHASE,
+    PICK,
+    ROLL_AT,
+    ROLLS_AT,
+    ROUND,
     STEAL,
     TAKE,
     TURN,
     VICTIM,
+    VICTIM_AT,
     DogState,
     Sticks,
     add,
     evolve,
+    fields_of,
     logged,
     remade,
     sub,
@@ -342,13 +355,13 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
         if offers is None:
             offers = offers_by_bonfire[bonfire] = take_offers(bonfire, roll)
         if offers:
-            fields = s.__dict__.copy()
-            fields["phase"] = TAKE
-            fields["roll"] = roll
-            fields["offers"] = offers
-            fields["pick"] = 0
-            fields["must_roll"] = False
-            fields["rolls"] = n
+            fields = fields_of(s)
+            fields[PHASE] = TAKE
+            fields[ROLL_AT] = roll
+            fields[OFFERS] = offers
+            fields[PICK] = 0
+            fields[MUST_ROLL] = False
+            fields[ROLLS_AT] = n
             return remade(fields), effects
         effects.append(team_say("nothing_to_take", s.teams[s.current]))
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
@@ -356,18 +369,18 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
     line = rolled_say(team, roll)
     if kind == "theft":
         effects.append(team_say("theft", team))
-        fields = s.__dict__.copy()
-        fields["roll"] = roll
-        fields["rolls"] = n
+        fields = fields_of(s)
+        fields[ROLL_AT] = roll
+        fields[ROLLS_AT] = n
         if not thieves_victims(s):
             nobody = team_say("theft_nobody", team)
             effects.append(nobody)
-            fields["must_roll"] = True
-            fields["log"] = (*s.log[2 - LOG_LINES:], line, nobody)
+            fields[MUST_ROLL] = True
+            fields[LOG] = (*s.log[2 - LOG_LINES:], line, nobody)
             return remade(fields), effects
-        fields["phase"] = VICTIM
-        fields["must_roll"] = False
-        fields["log"] = (*s.log[1 - LOG_LINES:], line)
+        fields[PHASE] = VICTIM
+        fields[MUST_ROLL] = False
+        fields[LOG] = (*s.log[1 - LOG_LINES:], line)
         return remade(fields), effects
     return incident(s, kind, effects, line, roll, n)
 
@@ -458,18 +471,18 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     m, c, f = s.bonfire
     bonfire = (m - dm, c - dc, f - df)
     line = TOOK[s.teams[i], name]
-    fields = s.__dict__.copy()  # the new state's fields, set one by one (cheaper than update(**))
-    fields["hands"] = tuple(held)
-    fields["bonfire"] = bonfire
-    fields["log"] = (*s.log[1 - LOG_LINES:], line)
+    fields = fields_of(s)  # the new state's fields, set one by one (cheaper than update(**))
+    fields[HANDS] = tuple(held)
+    fields[BONFIRE_AT] = bonfire
+    fields[LOG] = (*s.log[1 - LOG_LINES:], line)
     if not bonfire[MEAT] or not bonfire[CHARCOAL]:
         return round_end(remade(fields), [line])
     j = (i + 1) % len(held)  # the next player, unless knocked out
-    fields["phase"] = TURN
-    fields["current"] = j if s.faints[j] < 3 else next_active(s, i)
-    fields["must_roll"] = False
-    fields["offers"] = ()
-    fields["pick"] = 0
+    fields[PHASE] = TURN
+    fields[CURRENT] = j if s.faints[j] < 3 else next_active(s, i)
+    fields[MUST_ROLL] = False
+    fields[OFFERS] = ()
+    fields[PICK] = 0
     return remade(fields), [line]
 
 
@@ -576,15 +589,15 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     hands[i] = add(hands[i], d)
     hands[v] = sub(hands[v], d)
     line = stole_say(s.teams[i], s.teams[v], colour)
-    fields = s.__dict__.copy()
-    fields["hands"] = tuple(hands)
-    fields["victim"] = -1
-    fields["log"] = (*s.log[1 - LOG_LINES:], line)
-    fields["phase"] = TURN
-    fields["current"] = next_active(s, i)
-    fields["must_roll"] = False
-    fields["offers"] = ()
-    fields["pick"] = 0
+    fields = fields_of(s)
+    fields[HANDS] = tuple(hands)
+    fields[VICTIM_AT] = -1
+    fields[LOG] = (*s.log[1 - LOG_LINES:], line)
+    fields[PHASE] = TURN
+    fields[CURRENT] = next_active(s, i)
+    fields[MUST_ROLL] = False
+    fields[OFFERS] = ()
+    fields[PICK] = 0
     return remade(fields), [line]
 
 
@@ -617,22 +630,22 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
         s, more = events.assault(s, incident=False)
         lines = [events.line("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
     effects = [*effects, ALARM, *lines]
-    fields = s.__dict__.copy()
-    fields["bonfire"] = BONFIRE
-    fields["hands"] = (NO_STICKS,) * len(s.teams)
+    fields = fields_of(s)
+    fields[BONFIRE_AT] = BONFIRE
+    fields[HANDS] = (NO_STICKS,) * len(s.teams)
     if s.round >= s.rounds or not events.active(s):
-        fields["log"] = logged(s.log, lines)
+        fields[LOG] = logged(s.log, lines)
         return game_over(remade(fields), effects)
     current = next_active(s, s.current)
     begins = events.line("round_begins", round=s.round + 1, team=s.teams[current])
     lines.append(begins)
-    fields["log"] = logged(s.log, lines)
-    fields["round"] = s.round + 1
-    fields["phase"] = TURN
-    fields["current"] = current
-    fields["must_roll"] = False
-    fields["offers"] = ()
-    fields["pick"] = 0
+    fields[LOG] = logged(s.log, lines)
+    fields[ROUND] = s.round + 1
+    fields[PHASE] = TURN
+    fields[CURRENT] = current
+    fields[MUST_ROLL] = False
+    fields[OFFERS] = ()
+    fields[PICK] = 0
     effects.append(begins)
     return remade(fields), effects
 
