@@ -16,6 +16,22 @@ from games.dog.state import CHARCOAL, FIRE, MEAT, NO_STICKS, DogState, Sticks, a
 line = lru_cache(maxsize=4096)(say)
 
 
+@lru_cache(maxsize=4096)
+def feed_line(team: str, meat: int, tamed: int, wasted: int) -> Say:
+    """ "Blue: 5 meat, 2 dogs tamed, 1 wasted" (made once per team and numbers)."""
+    return say("feed_player", team=team, meat=meat, tamed=tamed, wasted=wasted)
+
+
+@lru_cache(maxsize=4096)
+def assault_line(team: str, dogs: int, by_meat: int, by_pairs: int, faint: int) -> Say:
+    return say("assault_player", team=team, dogs=dogs, by_meat=by_meat, by_pairs=by_pairs, faint=faint)
+
+
+@lru_cache(maxsize=256)
+def fire_fest_line(team: str, fire: int) -> Say:
+    return say("fire_fest_player", team=team, fire=fire)
+
+
 def feed_count(meat: int, pack: int) -> tuple[int, int]:
     """(dogs tamed, meat wasted): "For every 2 meat sticks at hand: Tame 1 dog"; the odd one is
     wasted (and so is meat for which the pack has no dog left)."""
@@ -65,7 +81,7 @@ def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
             used = (2 * tamed, 0, 0)
             hands[i] = (meat - 2 * tamed, hands[i][CHARCOAL], hands[i][FIRE])
             bonfire = add(bonfire, used)
-        lines.append(line("feed_player", team=state.teams[i], meat=meat, tamed=tamed, wasted=wasted))
+        lines.append(feed_line(state.teams[i], meat, tamed, wasted))
     return evolve(state, hands=tuple(hands), dogs=tuple(dogs), pack=pack, bonfire=bonfire), lines
 
 
@@ -80,8 +96,7 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
         hand = hands[i]
         by_meat, pairs, fainting = assault_count(hand)
         team = state.teams[i]
-        lines.append(line("assault_player", team=team, dogs=hand[MEAT], by_meat=by_meat, by_pairs=pairs,
-                         faint=fainting))
+        lines.append(assault_line(team, hand[MEAT], by_meat, pairs, fainting))
         if incident:
             used = (2 * by_meat, pairs, pairs)
             hands[i] = hand = (hand[0] - used[0], hand[1] - used[1], hand[2] - used[2])
@@ -113,7 +128,7 @@ def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
         fire = hands[i][FIRE]
         hands[i] = (hands[i][MEAT], hands[i][CHARCOAL], 0)
         bonfire = (bonfire[0], bonfire[1], bonfire[2] + fire)
-        lines.append(line("fire_fest_player", team=state.teams[i], fire=fire))
+        lines.append(fire_fest_line(state.teams[i], fire))
     return evolve(state, hands=tuple(hands), bonfire=bonfire), lines
 
 

@@ -334,6 +334,22 @@ FACES_B, FACES_C = len(DICE[1].faces), len(DICE[2].faces)
 ROLL_TABLE: tuple[RollRow, ...] = tuple(ROLL_ROWS[ROLLS[key]] for key in sorted(ROLLS))
 
 
+def any_victim(s: DogState) -> bool:
+    """Whether another player still in holds a stick (`thieves_victims` is not empty)."""
+    cur, faints = s.current, s.faints
+    return any(i != cur and faints[i] < 3 and hand != NO_STICKS for i, hand in enumerate(s.hands))
+
+
+def steal_choices(s: DogState) -> list[Choose]:
+    """`victim_choices(s, thieves_victims(s))` in one pass: a hand with nothing gives nothing."""
+    cur, faints, teams = s.current, s.faints, s.teams
+    choices: list[Choose] = []
+    for i, hand in enumerate(s.hands):
+        if i != cur and faints[i] < 3:
+            choices += _steals(teams[i], hand)
+    return choices
+
+
 def thieves_victims(s: DogState) -> list[int]:
     cur, faints, hands = s.current, s.faints, s.hands
     return [i for i in range(len(hands)) if i != cur and faints[i] < 3 and hands[i] != NO_STICKS]
@@ -372,7 +388,7 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
         fields = fields_of(s)
         fields[ROLL_AT] = roll
         fields[ROLLS_AT] = n
-        if not thieves_victims(s):
+        if not any_victim(s):
             nobody = team_say("theft_nobody", team)
             effects.append(nobody)
             fields[MUST_ROLL] = True
@@ -672,5 +688,8 @@ def game_over(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
                       villagers=best[1])
     lines = [*standings, verdict]
     over = evolve(s, phase=OVER, result=reason, winners=winners, offers=(), log=logged(s.log, lines))
-    lights = [Light(f"slot:{slot}", "off") for slot in SLOTS]
-    return over, [*effects, *lines, *lights, Sound("fanfare"), GameOver(reason, winners)]
+    return over, [*effects, *lines, *LIGHTS_OFF, FANFARE, GameOver(reason, winners)]
+
+
+LIGHTS_OFF = tuple(Light(f"slot:{slot}", "off") for slot in SLOTS)
+FANFARE = Sound("fanfare")

@@ -189,7 +189,7 @@ class Dog(Game[DogState]):
             return _take_choices(state.teams[state.current], offers)[2 + pick(len(offers))], ()
         if phase == VICTIM:
             # [victims' buttons..., steal:<victim>:<colour>...]: at least one of each, so a choice
-            choices = _victim_choices(state, _thieves_victims(state))
+            choices = _steal_choices(state)
             return choices[pick(len(choices))], ()
         if phase == STEAL:
             offers = state.offers
@@ -209,7 +209,7 @@ ROLL_STEP = (phases.PRESS_OK, phases.ROLL)  # roll the dice: OK, and the three d
 ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 _turn_choices, _take_choices = phases.turn_choices, phases.take_choices
-_victim_choices, _thieves_victims, _STEAL_CHOICES = phases.victim_choices, phases.thieves_victims, phases.STEAL_CHOICES
+_steal_choices, _STEAL_CHOICES = phases.steal_choices, phases.STEAL_CHOICES
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
 _LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}
 _CHECK = {name: row.check for name, row in PHASES.items()}
