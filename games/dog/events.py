@@ -9,7 +9,9 @@ from functools import lru_cache
 
 from games.core import Say, say
 from games.dog.data import RESTORE
-from games.dog.state import CHARCOAL, FIRE, MEAT, NO_STICKS, DogState, Sticks, add, evolve
+from games.dog.state import AT, CHARCOAL, FIRE, HANDS, MEAT, NO_STICKS, DogState, Sticks, add, fields_of, remade
+
+BONFIRE, DOGS, PACK, VILLAGERS, FAINTS = AT["bonfire"], AT["dogs"], AT["pack"], AT["villagers"], AT["faints"]
 
 # A line of the count, made once per (key, team, numbers): the numbers are small (sticks, dogs and
 # villagers of one player), so a few thousand lines cover every game; the bound keeps it so.
@@ -82,7 +84,9 @@ def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
             hands[i] = (meat - 2 * tamed, hands[i][CHARCOAL], hands[i][FIRE])
             bonfire = add(bonfire, used)
         lines.append(feed_line(state.teams[i], meat, tamed, wasted))
-    return evolve(state, hands=tuple(hands), dogs=tuple(dogs), pack=pack, bonfire=bonfire), lines
+    fields = fields_of(state)
+    fields[HANDS], fields[DOGS], fields[PACK], fields[BONFIRE] = tuple(hands), tuple(dogs), pack, bonfire
+    return remade(fields), lines
 
 
 def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
@@ -114,9 +118,10 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
                 lines.append(say("all_fainted", team=team, dogs=dogs[i], restored=standing))
             dogs[i] = 0
         villagers[i], faints[i] = standing, times
-    new = evolve(state, hands=tuple(hands), dogs=tuple(dogs), villagers=tuple(villagers), faints=tuple(faints),
-                  pack=pack, bonfire=bonfire)
-    return new, lines
+    fields = fields_of(state)
+    fields[HANDS], fields[DOGS], fields[PACK], fields[BONFIRE] = tuple(hands), tuple(dogs), pack, bonfire
+    fields[VILLAGERS], fields[FAINTS] = tuple(villagers), tuple(faints)
+    return remade(fields), lines
 
 
 def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
@@ -129,7 +134,9 @@ def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
         hands[i] = (hands[i][MEAT], hands[i][CHARCOAL], 0)
         bonfire = (bonfire[0], bonfire[1], bonfire[2] + fire)
         lines.append(fire_fest_line(state.teams[i], fire))
-    return evolve(state, hands=tuple(hands), bonfire=bonfire), lines
+    fields = fields_of(state)
+    fields[HANDS], fields[BONFIRE] = tuple(hands), bonfire
+    return remade(fields), lines
 
 
 def countable(state: DogState, incident: str) -> bool:

@@ -287,7 +287,9 @@ def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     held[i] = add(held[i], d)
     hands = tuple(held)
     line = exchanged_say(s.teams[i], give, get)
-    return next_turn(evolve(s, hands=hands, bonfire=sub(s.bonfire, d), log=logged(s.log, [line]))), [line]
+    fields = fields_of(s)
+    fields[HANDS], fields[BONFIRE_AT], fields[LOG] = hands, sub(s.bonfire, d), (*s.log[1 - LOG_LINES:], line)
+    return turn_of(fields, next_active(s, i)), [line]
 
 
 @lru_cache(maxsize=128)
@@ -432,13 +434,14 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tup
         s, more = events.fire_fest(s)
         lines += more
     effects += lines[2:]
-    s = evolve(s, must_roll=True, log=logged(s.log, lines), roll=roll, rolls=rolls)
+    fields = fields_of(s)
+    fields[MUST_ROLL], fields[LOG], fields[ROLL_AT], fields[ROLLS_AT] = True, logged(s.log, lines), roll, rolls
     if not events.active(s):
-        return game_over(s, effects)
+        return game_over(remade(fields), effects)
     if s.out(s.current):
-        return next_turn(s), effects
+        return turn_of(fields, next_active(s, s.current)), effects
     effects.append(team_say("roll_again", s.teams[s.current]))
-    return s, effects
+    return remade(fields), effects
 
 
 INCIDENT_LINES = {kind: say(f"incident_{kind}") for kind in ("feed", "assault", "fire_fest")}
@@ -630,7 +633,13 @@ def next_active(s: DogState, i: int) -> int:
 
 
 def next_turn(s: DogState) -> DogState:
-    return evolve(s, phase=TURN, current=next_active(s, s.current), must_roll=False, offers=(), pick=0)
+    return turn_of(fields_of(s), next_active(s, s.current))
+
+
+def turn_of(fields: list[object], current: int) -> DogState:
+    """The state of `fields` with the turn passed to `current` (a fresh turn: roll or exchange)."""
+    fields[PHASE], fields[CURRENT], fields[MUST_ROLL], fields[OFFERS], fields[PICK] = TURN, current, False, (), 0
+    return remade(fields)
 
 
 def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect]]:
