@@ -1,9 +1,10 @@
 """`houston simulate GAME`: many full games between random legal players, through the real rules.
 
-Each step asks the game for its random player's step (`Game.random_step`: by default it lists
-every legal input with `Game.legal_inputs`, lets `Game.random_input` choose one — uniform unless
-the game weighs its choices — and validates it; a game may answer the same in one cheaper call),
-draws the chance outcomes the input requests through the box's own drawing code
+Each step asks the game for its random player's step, applied (`Game.simulation_step`: by
+default `Game.random_step` lists every legal input with `Game.legal_inputs`, lets
+`Game.random_input` choose one — uniform unless the game weighs its choices — and validates it,
+then `Game.apply` applies it; a game may answer the same in one cheaper call), drawing the chance
+outcomes the input requests through the box's own drawing code
 (device/box/chance.py: a request tuple that comes back is drawn by a plan made once, whose
 outcomes need no `check_outcomes`) and applies it — the rules' own functions, without the
 service, and nothing the box does only for the table (prompts, views, journal copies).
@@ -25,17 +26,15 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from device.box.chance import SeededDrawer
-from games.core import Effect, Game, Input, RuleError, State, check_outcomes
+from games.core import ChanceRequest, Effect, Game, Input, Outcomes, RuleError, State, check_outcomes
 from games.registry import UnknownGame, describe, game_ids, load_game
 
 MAX_STEPS = 20_000
-NO_OUTCOMES: Mapping[str, Any] = MappingProxyType({})  # the outcomes of an input that draws nothing
 
 
 def prompted_inputs(game: Game, state: State) -> list[Input]:
@@ -58,24 +57,24 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
     `game.setup(options)` when the caller already has it (setup is pure: one call serves many games)."""
     drawer = SeededDrawer(rng)
     pick = drawer.below  # rng.randrange(n), the same numbers, without its argument handling
-    draw = drawer.draw_all
-    random_step, apply = game.random_step, game.apply
+    draw_all = drawer.draw_all
+
+    def draw(requests: tuple[ChanceRequest, ...]) -> Outcomes:
+        """Drawn by the box's own code; outcomes a plan guarantees need no check_outcomes."""
+        outcomes, valid = draw_all(requests)
+        if not valid:
+            check_outcomes(requests, outcomes)
+        return outcomes
+
+    simulation_step = game.simulation_step
     state = game.setup(options) if start is None else start
     effects: list[Effect] = []
     steps = 0
     while steps < max_steps:
-        step = random_step(state, pick)  # the random player's legal input and the chance it needs
+        step = simulation_step(state, pick, draw)  # the random player's legal input, applied
         if step is None:
             break
-        inp, requests = step
-        if requests:
-            # drawn by the box's own code; outcomes a plan guarantees need no check_outcomes
-            outcomes, valid = draw(requests)
-            if not valid:
-                check_outcomes(requests, outcomes)
-            state, new = apply(state, inp, outcomes)
-        else:
-            state, new = apply(state, inp, NO_OUTCOMES)
+        state, new = step
         effects += new
         steps += 1
     over = game.is_over(state)

@@ -198,6 +198,30 @@ class Dog(Game[DogState]):
             return ROLLED_OK
         return super().random_step(state, pick)
 
+    def simulation_step(self, state: DogState, pick: Callable[[int], int],
+                        draw: Callable[[tuple[ChanceRequest, ...]], Outcomes]) -> tuple[DogState, list[Effect]] | None:
+        """`random_step`, then `apply`, in one call: the same picks in the same order, the input
+        made by calling the function `apply` would dispatch it to (a roll: `rolled_row`; a take:
+        `take`; a theft: `steal`; an exchange: `exchange`). test_dog_simulate checks it against
+        the contract's default, state by state."""
+        phase = state.phase
+        if phase == TURN:
+            if not state.must_roll:
+                legal = _turn_choices(state.hands[state.current], state.bonfire)
+                if len(legal) > 1 and not pick(6):  # exchange one time in six
+                    return _exchange(state, _EXCHANGE_OF[legal[2 + pick(len(legal) - 2)]])
+            outcomes = draw(_ROLL)
+            return _rolled_row(state, _ROLL_TABLE[(outcomes[_DIE_A] * _FACES_B + outcomes[_DIE_B]) * _FACES_C
+                                                  + outcomes[_DIE_C]])
+        if phase == TAKE:
+            offers = state.offers
+            return _take(state, offers[pick(len(offers))])
+        if phase == VICTIM:
+            choices = _steal_choices(state)
+            named, colour = _VICTIM_OPTIONS[choices[pick(len(choices))].option]
+            return _steal(state, colour, state.teams.index(named))
+        return super().simulation_step(state, pick, draw)
+
     def demo_options(self) -> dict[str, Any]:
         return {}
 
@@ -209,6 +233,10 @@ ROLL_STEP = (phases.PRESS_OK, phases.ROLL)  # roll the dice: OK, and the three d
 ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 _turn_choices, _take_choices = phases.turn_choices, phases.take_choices
+_exchange, _rolled_row, _take, _steal = phases.exchange, phases.rolled_row, phases.take, phases.steal
+_ROLL, _ROLL_TABLE, _FACES_B, _FACES_C = phases.ROLL, phases.ROLL_TABLE, phases.FACES_B, phases.FACES_C
+_DIE_A, _DIE_B, _DIE_C, _VICTIM_OPTIONS = phases.DIE_A, phases.DIE_B, phases.DIE_C, phases.VICTIM_OPTIONS
+_EXCHANGE_OF = {choice: name for name, choice in phases.EXCHANGE_CHOICES.items()}  # Choose -> its exchange
 _steal_choices, _STEAL_CHOICES = phases.steal_choices, phases.STEAL_CHOICES
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
 _LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}
