@@ -288,7 +288,7 @@ def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     hands = tuple(held)
     line = exchanged_say(s.teams[i], give, get)
     fields = fields_of(s)
-    fields[HANDS], fields[BONFIRE_AT], fields[LOG] = hands, sub(s.bonfire, d), (*s.log[1 - LOG_LINES:], line)
+    fields[HANDS], fields[BONFIRE_AT], fields[LOG] = hands, sub(s.bonfire, d), s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
     return turn_of(fields, next_active(s, i)), [line]
 
 
@@ -339,7 +339,12 @@ ROLL_TABLE: tuple[RollRow, ...] = tuple(ROLL_ROWS[ROLLS[key]] for key in sorted(
 def any_victim(s: DogState) -> bool:
     """Whether another player still in holds a stick (`thieves_victims` is not empty)."""
     cur, faints = s.current, s.faints
-    return any(i != cur and faints[i] < 3 and hand != NO_STICKS for i, hand in enumerate(s.hands))
+    for i, hand in enumerate(s.hands):
+        if hand != NO_STICKS and i != cur and faints[i] < 3:
+            break
+    else:
+        return False
+    return True
 
 
 def steal_choices(s: DogState) -> list[Choose]:
@@ -394,11 +399,11 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
             nobody = team_say("theft_nobody", team)
             effects.append(nobody)
             fields[MUST_ROLL] = True
-            fields[LOG] = (*s.log[2 - LOG_LINES:], line, nobody)
+            fields[LOG] = s.log[2 - LOG_LINES:] + (line, nobody)  # noqa: RUF005 - see take
             return remade(fields), effects
         fields[PHASE] = VICTIM
         fields[MUST_ROLL] = False
-        fields[LOG] = (*s.log[1 - LOG_LINES:], line)
+        fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
         return remade(fields), effects
     return incident(s, kind, effects, line, roll, n)
 
@@ -493,7 +498,7 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     fields = fields_of(s)  # the new state's fields, set one by one (cheaper than update(**))
     fields[HANDS] = tuple(held)
     fields[BONFIRE_AT] = bonfire
-    fields[LOG] = (*s.log[1 - LOG_LINES:], line)
+    fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
     if not bonfire[MEAT] or not bonfire[CHARCOAL]:
         return round_end(remade(fields), [line])
     j = (i + 1) % len(held)  # the next player, unless knocked out
@@ -592,10 +597,12 @@ def steal_legal(s: DogState) -> list[Input]:
 STEAL_CHOICES = {c: Choose(f"steal:{c}") for c in COLOURS}
 
 
-@lru_cache(maxsize=256)
 def stole_say(team: str, victim: str, colour: str) -> Say:
-    """The line of a theft, made once (8 x 8 teams x 3 colours at most)."""
+    """The line of a theft."""
     return say("stole", team=team, victim=victim, colour=colour)
+
+
+STOLE = {(t, v, c): stole_say(t, v, c) for t in TEAM_COLOURS for v in TEAM_COLOURS for c in COLOURS}
 
 
 def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState, list[Effect]]:
@@ -603,15 +610,18 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     turn is over."""
     v = s.victim if victim is None else victim
     i = s.current
-    d = TAKES[colour]
+    dm, dc, df = TAKES[colour]
     hands = list(s.hands)
-    hands[i] = add(hands[i], d)
-    hands[v] = sub(hands[v], d)
-    line = stole_say(s.teams[i], s.teams[v], colour)
+    m, c, f = hands[i]
+    hands[i] = (m + dm, c + dc, f + df)
+    m, c, f = hands[v]
+    hands[v] = (m - dm, c - dc, f - df)
+    teams = s.teams
+    line = STOLE[teams[i], teams[v], colour]
     fields = fields_of(s)
     fields[HANDS] = tuple(hands)
     fields[VICTIM_AT] = -1
-    fields[LOG] = (*s.log[1 - LOG_LINES:], line)
+    fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
     fields[PHASE] = TURN
     fields[CURRENT] = next_active(s, i)
     fields[MUST_ROLL] = False
@@ -624,10 +634,12 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
 
 
 def next_active(s: DogState, i: int) -> int:
-    n = len(s.teams)
+    """The next player after i still in (i itself when nobody else is)."""
+    faints = s.faints
+    n = len(faints)
     for step in range(1, n + 1):
         j = (i + step) % n
-        if s.faints[j] < 3:
+        if faints[j] < 3:
             return j
     return i
 
