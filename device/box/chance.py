@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from games.core import Chance, ChanceRequest, Shuffle
+from games.core import Chance, ChanceRequest, Shuffle, check_outcomes
 
 
 class Drawer(Protocol):
@@ -38,6 +38,24 @@ class SeededDrawer:
         self._plan: DrawPlan | None = None
         self._getrandbits = rng.getrandbits
 
+    def outcomes(self, requests: Sequence[ChanceRequest]) -> dict[str, Any]:
+        """What `houston simulate` applies: `draw_all`'s outcomes, checked with `check_outcomes`
+        unless a plan vouches for them. The dice's plan is drawn right here (one call a roll)."""
+        plan = self._plan
+        if requests is self._planned and plan is not None and plan.valid and plan.bits is not None:
+            getrandbits = self._getrandbits
+            outcomes = {}
+            for name, total, first, k in plan.bits:  # `below(total) // first`, written out
+                r = getrandbits(k)
+                while r >= total:
+                    r = getrandbits(k)
+                outcomes[name] = r // first
+            return outcomes
+        outcomes, valid = self.draw_all(requests)
+        if not valid:
+            check_outcomes(requests, outcomes)
+        return outcomes
+
     def draw_all(self, requests: Sequence[ChanceRequest]) -> tuple[dict[str, Any], bool]:
         """Outcomes for every request, by name, and whether they answer the requests by
         construction (True: no `check_outcomes` needed; False: check them, as the box would).
@@ -53,10 +71,9 @@ class SeededDrawer:
         assert plan is not None
         if plan.bits is None:
             return plan.draw(self), plan.valid
-        # equal odds: `below(total) // first` as draw_one does, with `below` written out
         getrandbits = self._getrandbits
         outcomes = {}
-        for name, total, first, k in plan.bits:
+        for name, total, first, k in plan.bits:  # `below(total) // first`, written out
             r = getrandbits(k)
             while r >= total:
                 r = getrandbits(k)

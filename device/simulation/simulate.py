@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.box.chance import SeededDrawer
-from games.core import ChanceRequest, Effect, Game, Input, Outcomes, RuleError, State, check_outcomes
+from games.core import Effect, Game, Input, RuleError, State
 from games.registry import UnknownGame, describe, game_ids, load_game
 
 MAX_STEPS = 20_000
@@ -57,15 +57,7 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
     `game.setup(options)` when the caller already has it (setup is pure: one call serves many games)."""
     drawer = SeededDrawer(rng)
     pick = drawer.below  # rng.randrange(n), the same numbers, without its argument handling
-    draw_all = drawer.draw_all
-
-    def draw(requests: tuple[ChanceRequest, ...]) -> Outcomes:
-        """Drawn by the box's own code; outcomes a plan guarantees need no check_outcomes."""
-        outcomes, valid = draw_all(requests)
-        if not valid:
-            check_outcomes(requests, outcomes)
-        return outcomes
-
+    draw = drawer.outcomes  # drawn by the box's own code; checked unless a plan vouches for them
     simulation_step = game.simulation_step
     state = game.setup(options) if start is None else start
     effects: list[Effect] = []

@@ -63,6 +63,7 @@ from games.dog.state import (
     sub,
 )
 
+_new = tuple.__new__  # `remade(fields)` written out in the hottest transitions: _new(DogState, fields)
 DICE = load_dice()
 ROLL = roll_requests(DICE)
 INDEX = {colour: i for i, colour in enumerate(COLOURS)}
@@ -385,7 +386,7 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
             fields[PICK] = 0
             fields[MUST_ROLL] = False
             fields[ROLLS_AT] = n
-            return remade(fields), effects
+            return _new(DogState, fields), effects
         effects.append(team_say("nothing_to_take", s.teams[s.current]))
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
     team = s.teams[s.current]
@@ -400,11 +401,11 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
             effects.append(nobody)
             fields[MUST_ROLL] = True
             fields[LOG] = s.log[2 - LOG_LINES:] + (line, nobody)  # noqa: RUF005 - see take
-            return remade(fields), effects
+            return _new(DogState, fields), effects
         fields[PHASE] = VICTIM
         fields[MUST_ROLL] = False
         fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
-        return remade(fields), effects
+        return _new(DogState, fields), effects
     return incident(s, kind, effects, line, roll, n)
 
 
@@ -446,7 +447,7 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tup
     if s.out(s.current):
         return turn_of(fields, next_active(s, s.current)), effects
     effects.append(team_say("roll_again", s.teams[s.current]))
-    return remade(fields), effects
+    return _new(DogState, fields), effects
 
 
 INCIDENT_LINES = {kind: say(f"incident_{kind}") for kind in ("feed", "assault", "fire_fest")}
@@ -507,7 +508,7 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     fields[MUST_ROLL] = False
     fields[OFFERS] = ()
     fields[PICK] = 0
-    return remade(fields), [line]
+    return _new(DogState, fields), [line]
 
 
 TOOK: dict[tuple[str, str], Say] = {(t, name): offer_say("took", t, name) for t in TEAM_COLOURS for name in TAKES}
@@ -627,7 +628,7 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     fields[MUST_ROLL] = False
     fields[OFFERS] = ()
     fields[PICK] = 0
-    return remade(fields), [line]
+    return _new(DogState, fields), [line]
 
 
 # --- turns, rounds and the end --------------------------------------------------------------
@@ -651,7 +652,7 @@ def next_turn(s: DogState) -> DogState:
 def turn_of(fields: list[object], current: int) -> DogState:
     """The state of `fields` with the turn passed to `current` (a fresh turn: roll or exchange)."""
     fields[PHASE], fields[CURRENT], fields[MUST_ROLL], fields[OFFERS], fields[PICK] = TURN, current, False, (), 0
-    return remade(fields)
+    return _new(DogState, fields)
 
 
 def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect]]:
@@ -684,7 +685,7 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
     fields[OFFERS] = ()
     fields[PICK] = 0
     effects.append(begins)
-    return remade(fields), effects
+    return _new(DogState, fields), effects
 
 
 def ranking(s: DogState) -> list[tuple[int, int, str]]:

@@ -53,3 +53,17 @@ def test_requests_a_plan_cannot_vouch_for_are_checked():
         with pytest.raises(BadOutcome):
             check_outcomes(twice, outcomes)
     assert not DrawPlan((Chance("odd", (1, -1, 2)),)).valid
+
+
+@pytest.mark.parametrize("requests", [DICE, MIXED], ids=["dice", "mixed"])
+def test_outcomes_are_draw_all_checked(requests):
+    """`outcomes`, what the simulator applies, gives draw_all's outcomes in the same order."""
+    ours, theirs = random.Random(4), random.Random(4)
+    drawer, reference = SeededDrawer(ours), SeededDrawer(theirs)
+    for _ in range(200):
+        assert drawer.outcomes(requests) == draw_all(requests, reference)
+    assert ours.getstate() == theirs.getstate()
+    twice = (Chance("die", (1, 1)), Chance("die", (1, 1)))
+    for _ in range(2):
+        with pytest.raises(BadOutcome):
+            drawer.outcomes(twice)
