@@ -41,6 +41,7 @@ def feed_count(meat: int, pack: int) -> tuple[int, int]:
     return tamed, meat - 2 * tamed
 
 
+@lru_cache(maxsize=1024)
 def assault_count(hand: Sticks) -> tuple[int, int, int]:
     """(fended by meat, fended by fire+charcoal pairs, villagers that faint) for one hand: one dog
     per meat stick attacks, every 2 meat fend one off, then each (fire + charcoal) pair one more,

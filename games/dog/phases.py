@@ -660,13 +660,13 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
     the player after the one who ended the round begins the next; after the last round, the end."""
     meat_out, charcoal_out = s.bonfire[MEAT] == 0, s.bonfire[CHARCOAL] == 0
     if meat_out and charcoal_out:
-        lines: list[Say] = [events.line("round_end_none", round=s.round, team=s.teams[s.current])]
+        lines: list[Say] = [round_line("round_end_none", s.round, s.teams[s.current])]
     elif meat_out:
         s, more = events.feed(s, incident=False)
-        lines = [events.line("round_end_feed", round=s.round, team=s.teams[s.current]), *more]
+        lines = [round_line("round_end_feed", s.round, s.teams[s.current]), *more]
     else:
         s, more = events.assault(s, incident=False)
-        lines = [events.line("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
+        lines = [round_line("round_end_assault", s.round, s.teams[s.current]), *more]
     effects = [*effects, ALARM, *lines]
     fields = fields_of(s)
     fields[BONFIRE_AT] = BONFIRE
@@ -675,7 +675,7 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
         fields[LOG] = logged(s.log, lines)
         return game_over(remade(fields), effects)
     current = next_active(s, s.current)
-    begins = events.line("round_begins", round=s.round + 1, team=s.teams[current])
+    begins = round_line("round_begins", s.round + 1, s.teams[current])
     lines.append(begins)
     fields[LOG] = logged(s.log, lines)
     fields[ROUND] = s.round + 1
@@ -686,6 +686,12 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
     fields[PICK] = 0
     effects.append(begins)
     return _new(DogState, fields), effects
+
+
+@lru_cache(maxsize=1024)
+def round_line(key: str, round: int, team: str) -> Say:
+    """A line naming a round and a team, made once (4 keys x 20 rounds x 6 teams at most)."""
+    return say(key, round=round, team=team)
 
 
 def ranking(s: DogState) -> list[tuple[int, int, str]]:
