@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -81,7 +82,7 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
     tallies: dict[str, Counter[str]] = {}
     sums: dict[str, float] = {}
     finished = steps = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     start = game.setup(options)
     for _ in range(games):
         played = play_one(game, options, rng, start=start)
@@ -92,7 +93,7 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
                 tallies.setdefault(key, Counter())[value] += 1
             elif isinstance(value, int | float) and not isinstance(value, bool):
                 sums[key] = sums.get(key, 0.0) + value
-    seconds = time.perf_counter() - started
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
     return {
         "game": game_id,
         "games": games,
@@ -104,6 +105,11 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
         "means": {k: v / games for k, v in sorted(sums.items())},
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
+        # on a shared machine the wall clock counts other programs' turns too: the CPU time this
+        # process spent, and the load it ran under, say how far the wall figure is from one core's
+        "cpu_seconds": round(cpu_seconds, 3),
+        "games_per_cpu_second": round(games / cpu_seconds, 1) if cpu_seconds > 0 else None,
+        "load_average_1min": round(os.getloadavg()[0], 2),
     }
 
 
@@ -116,7 +122,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"  {key}: {parts}")
     for key, mean in summary["means"].items():
         lines.append(f"  {key}: {mean:.3f} per game")
-    lines.append(f"  {summary['games_per_second']} games per second ({summary['seconds']} s)")
+    lines.append(f"  {summary['games_per_second']} games per second ({summary['seconds']} s; "
+                 f"{summary['games_per_cpu_second']} per CPU second, load average {summary['load_average_1min']})")
     return "\n".join(lines)
 
 
