@@ -143,9 +143,16 @@ def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
 def countable(state: DogState, incident: str) -> bool:
     """Whether anyone has sticks for the incident's count ("If no one has sufficient sticks for
     any count of the incident, the same player simply rolls the dice again")."""
-    hands = [state.hands[i] for i in active(state)]
     if incident == "feed":
-        return any(h[MEAT] >= 2 for h in hands) and state.pack > 0
-    if incident == "assault":
-        return any(h[MEAT] >= 1 for h in hands)
-    return any(h[FIRE] >= 1 for h in hands)
+        if state.pack <= 0:
+            return False
+        colour, least = MEAT, 2  # a dog tamed per 2 meat
+    else:
+        colour, least = (MEAT, 1) if incident == "assault" else (FIRE, 1)  # a dog per meat; a fire stick
+    faints = state.faints
+    for i, hand in enumerate(state.hands):
+        if hand[colour] >= least and faints[i] < 3:
+            break
+    else:
+        return False
+    return True
