@@ -36,16 +36,16 @@ class SeededDrawer:
         self._seen: Sequence[ChanceRequest] | None = None  # the last request tuple drawn
         self._planned: Sequence[ChanceRequest] | None = None  # the tuple `_plan` was made for
         self._plan: DrawPlan | None = None
+        self._sure_bits: tuple[tuple[str, int, int, int], ...] | None = None
         self._getrandbits = rng.getrandbits
 
     def outcomes(self, requests: Sequence[ChanceRequest]) -> dict[str, Any]:
         """What `houston simulate` applies: `draw_all`'s outcomes, checked with `check_outcomes`
         unless a plan vouches for them. The dice's plan is drawn right here (one call a roll)."""
-        plan = self._plan
-        if requests is self._planned and plan is not None and plan.valid and plan.bits is not None:
+        if requests is self._planned and self._sure_bits is not None:
             getrandbits = self._getrandbits
             outcomes = {}
-            for name, total, first, k in plan.bits:  # `below(total) // first`, written out
+            for name, total, first, k in self._sure_bits:  # `below(total) // first`, written out
                 r = getrandbits(k)
                 while r >= total:
                     r = getrandbits(k)
@@ -67,6 +67,7 @@ class SeededDrawer:
                 return draw_all(requests, self), False
             self._plan = DrawPlan(requests)
             self._planned = requests
+            self._sure_bits = self._plan.bits if self._plan.valid else None  # what `outcomes` draws in place
         plan = self._plan
         assert plan is not None
         if plan.bits is None:
