@@ -53,17 +53,18 @@ class Played:
 
 
 def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS,
-             start: State | None = None) -> Played:
+             start: State | None = None, drawer: SeededDrawer | None = None) -> Played:
     """Play one game to its end (or `max_steps`) with the game's random player. `start` is
-    `game.setup(options)` when the caller already has it (setup is pure: one call serves many games)."""
-    drawer = SeededDrawer(rng)
+    `game.setup(options)` when the caller already has it (setup is pure: one call serves many games);
+    `drawer` a SeededDrawer of `rng` kept from game to game (with its plan for the dice)."""
+    drawer = SeededDrawer(rng) if drawer is None else drawer
     pick = drawer.below  # rng.randrange(n), the same numbers, without its argument handling
     draw = drawer.outcomes  # drawn by the box's own code; checked unless a plan vouches for them
     simulation_step = game.simulation_step
     state = game.setup(options) if start is None else start
     effects: list[Effect] = []
     steps = 0
-    while steps < max_steps:
+    for _ in range(max_steps):
         step = simulation_step(state, pick, draw)  # the random player's legal input, applied
         if step is None:
             break
@@ -84,8 +85,9 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
     finished = steps = 0
     started, cpu_started = time.perf_counter(), time.process_time()
     start = game.setup(options)
+    drawer = SeededDrawer(rng)
     for _ in range(games):
-        played = play_one(game, options, rng, start=start)
+        played = play_one(game, options, rng, start=start, drawer=drawer)
         finished += played.finished
         steps += played.steps
         for key, value in played.stats.items():
