@@ -358,6 +358,22 @@ def steal_choices(s: DogState) -> list[Choose]:
     return choices
 
 
+def steal_options(s: DogState) -> list[tuple[int, str]]:
+    """(victim, colour) for each of `steal_choices(s)`, in the same order."""
+    cur, faints = s.current, s.faints
+    options: list[tuple[int, str]] = []
+    for i, hand in enumerate(s.hands):
+        if i != cur and faints[i] < 3:
+            options += _held(i, hand)
+    return options
+
+
+@lru_cache(maxsize=4096)
+def _held(i: int, hand: Sticks) -> tuple[tuple[int, str], ...]:
+    """(i, colour) for each colour this hand holds (6 places x at most 10*8*6 hands)."""
+    return tuple((i, c) for c, n in zip(COLOURS, hand, strict=True) if n)
+
+
 def thieves_victims(s: DogState) -> list[int]:
     cur, faints, hands = s.current, s.faints, s.hands
     return [i for i in range(len(hands)) if i != cur and faints[i] < 3 and hands[i] != NO_STICKS]
@@ -495,7 +511,7 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     held[i] = (m + dm, c + dc, f + df)
     m, c, f = s.bonfire
     bonfire = (m - dm, c - dc, f - df)
-    line = TOOK[s.teams[i], name]
+    line = TOOK[s.teams[i]][name]
     fields = fields_of(s)  # the new state's fields, set one by one (cheaper than update(**))
     fields[HANDS] = tuple(held)
     fields[BONFIRE_AT] = bonfire
@@ -511,7 +527,8 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     return _new(DogState, fields), [line]
 
 
-TOOK: dict[tuple[str, str], Say] = {(t, name): offer_say("took", t, name) for t in TEAM_COLOURS for name in TAKES}
+# team -> take -> its line, made once
+TOOK: dict[str, dict[str, Say]] = {t: {name: offer_say("took", t, name) for name in TAKES} for t in TEAM_COLOURS}
 
 
 # --- theft ----------------------------------------------------------------------------------

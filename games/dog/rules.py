@@ -217,9 +217,9 @@ class Dog(Game[DogState]):
             offers = state.offers
             return _take(state, offers[pick(len(offers))])
         if phase == VICTIM:
-            choices = _steal_choices(state)
-            named, colour = _VICTIM_OPTIONS[choices[pick(len(choices))].option]
-            return _steal(state, colour, state.teams.index(named))
+            options = _steal_options(state)  # (victim, colour) of each steal:<victim>:<colour> choice
+            victim, colour = options[pick(len(options))]
+            return _steal(state, colour, victim)
         return super().simulation_step(state, pick, draw)
 
     def demo_options(self) -> dict[str, Any]:
@@ -235,7 +235,7 @@ ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a 
 _turn_choices, _take_choices = phases.turn_choices, phases.take_choices
 _exchange, _rolled_row, _take, _steal = phases.exchange, phases.rolled_row, phases.take, phases.steal
 _ROLL, _ROLL_TABLE, _FACES_B, _FACES_C = phases.ROLL, phases.ROLL_TABLE, phases.FACES_B, phases.FACES_C
-_DIE_A, _DIE_B, _DIE_C, _VICTIM_OPTIONS = phases.DIE_A, phases.DIE_B, phases.DIE_C, phases.VICTIM_OPTIONS
+_DIE_A, _DIE_B, _DIE_C, _steal_options = phases.DIE_A, phases.DIE_B, phases.DIE_C, phases.steal_options
 _EXCHANGE_OF = {choice: name for name, choice in phases.EXCHANGE_CHOICES.items()}  # Choose -> its exchange
 _steal_choices, _STEAL_CHOICES = phases.steal_choices, phases.STEAL_CHOICES
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
