@@ -720,7 +720,7 @@ def ranking(s: DogState) -> list[tuple[int, int, str]]:
 
 def game_over(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect]]:
     ranked = ranking(s)
-    standings = [say("standing", team=t, dogs=d, villagers=v) for d, v, t in ranked]
+    standings = [standing_line(t, d, v) for d, v, t in ranked]
     if not events.active(s):
         winners: tuple[str, ...] = ()
         reason, verdict = "all_knocked_out", say("all_knocked_out")
@@ -734,6 +734,12 @@ def game_over(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
     lines = [*standings, verdict]
     over = evolve(s, phase=OVER, result=reason, winners=winners, offers=(), log=logged(s.log, lines))
     return over, [*effects, *lines, *LIGHTS_OFF, FANFARE, GameOver(reason, winners)]
+
+
+@lru_cache(maxsize=1024)
+def standing_line(team: str, dogs: int, villagers: int) -> Say:
+    """A player's place at the end, made once per (team, dogs, villagers)."""
+    return say("standing", team=team, dogs=dogs, villagers=villagers)
 
 
 LIGHTS_OFF = tuple(Light(f"slot:{slot}", "off") for slot in SLOTS)
