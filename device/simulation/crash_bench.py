@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from device.box.jobs import InputJob, UndoJob
 from device.box.journal import Journal, JournalError, entry_from_data, journal_path, open_journal
 from device.box.service import Service, Update
 from games.core import RuleError, digest
@@ -118,12 +119,13 @@ def child(data_dir: Path, mode: str, seed: int, out: int) -> None:
                 return
         session, record = service.session, service.record
         assert session is not None and record is not None
+        # through `handle`, as the service loop does: the answer, then the WAL fold when it is due
         if session.undo_stack and rng.random() < UNDO_SHARE:
-            reply = service.undo()
+            reply = service.handle(UndoJob())
         else:
             legal_inputs = session.game.legal_inputs(session.state)
             inp = session.game.random_input(session.state, legal_inputs, rng.randrange)
-            reply = service.submit(inp)
+            reply = service.handle(InputJob(inp))
         if reply.get("status") != "ok":
             emit(f"REFUSED {reply.get('error')}")
             continue
