@@ -8,7 +8,12 @@ sequences, negative sequences and single frames are rendered from *evaluation* s
 (`EVAL_SEED_BASE` and up; tuning used seeds below it), the identifier is timed on one thread on
 frames with a card and on empty frames, and at 30, 60 and 120 enrolled cards; `houston identify`
 is timed on 300 images in one call. Without `--world` both worlds run and the gap is reported.
-Accuracy work is spread over worker processes; timing is measured alone with cv2.setNumThreads(1).
+
+The time is almost all frames, so nothing is rendered or identified twice: one pool of worker
+processes (one per core) enrolls the worlds in parallel and then runs their sequences and single
+frames in small chunks; the medium single frames are the holds' first frames; the frames the
+timing and the CLI use are kept on disk (this run's temporary directory) by the workers that
+rendered them. Timing runs on one thread, and the CLI in its own process, after the workers are done.
 """
 
 from __future__ import annotations
