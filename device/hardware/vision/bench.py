@@ -22,6 +22,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -584,7 +585,13 @@ def run_worlds(
             timing = r.timing()
             cli = r.cli()
             results[name] = r.result(timing, cli, {**stages, "timing_and_cli": round(time.perf_counter() - t, 1)})
-    return {"worlds": results, "seconds": round(time.perf_counter() - started, 1)}
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers and the CLI runs, all ended
+    cpu = {"bench_process": time.process_time(), "workers_and_cli": children.ru_utime + children.ru_stime}
+    return {
+        "worlds": results,
+        "seconds": round(time.perf_counter() - started, 1),
+        "cpu_seconds": {k: round(v, 1) for k, v in cpu.items()},
+    }
 
 
 def run(
@@ -773,6 +780,7 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
         "worlds": per_world,
         "gap_own_minus_held_out": out.get("gap_own_minus_held_out"),
         "bench_seconds": out["seconds"],
+        "cpu_seconds": out.get("cpu_seconds"),
         "load_average_1min": out.get("load_average_1min"),
     }
 
