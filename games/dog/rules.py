@@ -236,7 +236,8 @@ _turn_choices, _take_choices = phases.turn_choices, phases.take_choices
 _exchange, _rolled_row, _take, _steal = phases.exchange, phases.rolled_row, phases.take, phases.steal
 _ROLL, _ROLL_TABLE, _FACES_B, _FACES_C = phases.ROLL, phases.ROLL_TABLE, phases.FACES_B, phases.FACES_C
 _DIE_A, _DIE_B, _DIE_C, _steal_options = phases.DIE_A, phases.DIE_B, phases.DIE_C, phases.steal_options
-_EXCHANGE_OF = {choice: name for name, choice in phases.EXCHANGE_CHOICES.items()}  # Choose -> its exchange
+# an exchange choice -> its exchange
+_EXCHANGE_OF: dict[Input, str] = {choice: name for name, choice in phases.EXCHANGE_CHOICES.items()}
 _steal_choices, _STEAL_CHOICES = phases.steal_choices, phases.STEAL_CHOICES
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
 _LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}

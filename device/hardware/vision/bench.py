@@ -101,7 +101,7 @@ _LOW_TEXTURE_PREFIXES = ("badge-", "emblem-")  # bench bookkeeping only: which n
 
 
 _DIFFICULTIES = ("easy", "medium", "hard")
-_worker: dict[str, Any] = {}  # per worker process: identifiers and rendered faces, by world
+_worker: dict[tuple[str, ...], Any] = {}  # per worker process: identifiers and rendered faces, by world
 
 
 def _log(msg: str) -> None:
