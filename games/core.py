@@ -445,6 +445,33 @@ class Game(ABC, Generic[S]):
         A game may weigh choices so random games end in a sensible number of steps."""
         return legal[pick(len(legal))]
 
+    def random_step(self, state: S, pick: Callable[[int], int]) -> tuple[Input, tuple[ChanceRequest, ...]] | None:
+        """One step of a random player for `houston simulate`: the input `random_input` picks
+        among `legal_inputs` and the chance `validate` asks for it, or None when the game is over
+        or nothing is legal. A game may answer in one cheaper call (additive to the contract); it
+        must then give the same input and chance from the same picks — its tests check that
+        against this default."""
+        if self.is_over(state):
+            return None
+        legal = self.legal_inputs(state)
+        if not legal:
+            return None
+        inp = self.random_input(state, legal, pick)
+        return inp, self.validate(state, inp)
+
+    def simulation_step(self, state: S, pick: Callable[[int], int],
+                        draw: Callable[[tuple[ChanceRequest, ...]], Outcomes]) -> tuple[S, list[Effect]] | None:
+        """`random_step` applied: the new state and effects of the random player's next input, its
+        chance answered by `draw` (the simulator's drawer), or None when the game is over. What
+        `houston simulate` calls once per input. A game may answer in one call without the
+        dispatch of `apply` (additive to the contract); it must then give what this default gives
+        from the same picks and draws — its tests check that against this default."""
+        step = self.random_step(state, pick)
+        if step is None:
+            return None
+        inp, requests = step
+        return self.apply(state, inp, draw(requests) if requests else {})
+
     def demo_options(self) -> dict[str, Any]:
         """Options `houston demo` starts the game with."""
         return {}

@@ -21,10 +21,14 @@ from games.session import Entry
 
 SCHEMA_VERSION = 1
 
-# Fold the WAL into the main file (and truncate it) after every this many commits. SQLite drops
-# every WAL frame after a damaged one, so what lives only in the WAL is what a damaged WAL can
-# cost: with 1, at most the entry being written (and the `acked` mark says so if it happens).
-CHECKPOINT_EVERY = 1
+# SQLite drops every WAL frame after a damaged one, so what lives only in the WAL is what a damaged
+# WAL can cost (the `acked` mark in device/box/marks.py makes any such loss known and said). The
+# service folds the WAL into the main file with `settle()` after answering, never between an input
+# and its answer: when no job has come for a moment (at a table that is before every next input)
+# and, in a burst of inputs, at the latest after UNSETTLED_MAX commits. A caller that never
+# settles (a tool, a test) still gets a fold from `append` itself after UNSETTLED_LIMIT commits.
+UNSETTLED_MAX = 16
+UNSETTLED_LIMIT = 4 * UNSETTLED_MAX
 
 SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -84,7 +88,7 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._open()
-        self._since_checkpoint = 0
+        self._unsettled = 0  # commits since the WAL was last folded in
         self.marks: MarkFile | None = MarkFile(marks_path(self.path))
         self.lost_entries = self._compare_marks()
 
@@ -198,11 +202,26 @@ class Journal:
             self.conn.close()
             self.marks.close()
 
-    def _checkpoint(self) -> None:
-        self._since_checkpoint += 1
-        if self._since_checkpoint >= CHECKPOINT_EVERY:
-            self._since_checkpoint = 0
-            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    def _committed(self) -> None:
+        self._unsettled += 1
+        if self._unsettled >= UNSETTLED_LIMIT:
+            self.settle()
+
+    @property
+    def unsettled(self) -> int:
+        """Commits that live only in the WAL (not yet folded into the main file)."""
+        return self._unsettled
+
+    def settle(self) -> None:
+        """Fold every WAL frame into the main file (synced), if anything was committed since the
+        last fold. PASSIVE: it never waits for a reader; what a reader held back is folded next
+        time. The WAL file is kept, not truncated: the next commits overwrite it in place, which
+        costs the disk less than growing a file again (close() truncates it)."""
+        if not self._unsettled or self.marks is None:
+            return
+        busy, frames, folded = self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        if not busy and folded == frames:
+            self._unsettled = 0
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -213,7 +232,7 @@ class Journal:
                 (game, json.dumps(options, sort_keys=True), time.time()),
             )
         game_id = int(cur.lastrowid or 0)
-        self._checkpoint()
+        self._committed()
         self._mark_file().write(Marks(Mark(game_id, 0), Mark(game_id, 0)), sync=True)  # nothing to announce yet
         return game_id
 
@@ -249,7 +268,7 @@ class Journal:
             )
             if end is not None:
                 self.conn.execute("UPDATE games SET ended_at=?, result=? WHERE id=?", (at, json.dumps(end), game_id))
-        self._checkpoint()
+        self._committed()
         self._mark_file().acked(Mark(game_id, seq))
         return seq
 
@@ -271,11 +290,13 @@ class Journal:
             self.conn.execute(
                 "UPDATE games SET ended_at=?, result=? WHERE id=?", (time.time(), json.dumps(result), game_id)
             )
+        self._committed()
 
     def void_from(self, game_id: int, seq: int) -> None:
         """Mark entries from `seq` on as unreadable: kept for inspection, skipped by replay."""
         with self.conn:
             self.conn.execute("UPDATE entries SET void=1 WHERE game_id=? AND seq>=?", (game_id, seq))
+        self._committed()
 
     # --- reading -----------------------------------------------------------------------------
 

@@ -7,7 +7,10 @@ and the box says so. The `announced` mark is written after the outlets have show
 resume, what lies between it and the journal's end was committed but never heard by the table.
 
 The file is one fixed-size record overwritten in place (a single sector), so a write is never
-half a record on the storage the box uses; an unreadable file counts as "no marks".
+half a record on the storage the box uses; an unreadable file counts as "no marks". Because the
+record never changes size or place, `fdatasync` makes it durable without a file-system journal
+commit (only the file's times change, which fdatasync may leave): the cheapest durable write
+there is, and it stands between every input and its acknowledgement.
 """
 
 from __future__ import annotations
@@ -69,14 +72,18 @@ class MarkFile:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        created = not self.path.exists()
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         self.marks = _decode(os.pread(self._fd, RECORD_BYTES, 0))
+        if created:  # the record's place on disk and the file's name, made durable once
+            self.write(self.marks, sync=True)
+            _sync_directory(self.path.parent)
 
     def write(self, marks: Marks, *, sync: bool) -> None:
         """Overwrite the record; `sync` waits until it is on the storage (acknowledged inputs)."""
         os.pwrite(self._fd, _encode(marks), 0)
         if sync:
-            os.fsync(self._fd)
+            os.fdatasync(self._fd)
         self.marks = marks
 
     def acked(self, mark: Mark) -> None:
@@ -90,3 +97,12 @@ class MarkFile:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+
+def _sync_directory(path: Path) -> None:
+    """Make a new file's directory entry durable (a power cut could otherwise lose the name)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

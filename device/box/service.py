@@ -49,7 +49,7 @@ from device.box.jobs import (
     TickJob,
     UndoJob,
 )
-from device.box.journal import GameRecord, Journal, JournalError
+from device.box.journal import UNSETTLED_MAX, GameRecord, Journal, JournalError
 from device.box.narration import Event, Narrator, describe_undone, refused_kind
 from device.box.recovery import replay_record, result_of
 from device.box.secrecy import refusal_reveals
@@ -75,6 +75,7 @@ from games.session import Session
 log = logging.getLogger("houston.service")
 
 MAX_QUEUED_JOBS = 512  # a command flood is answered "busy" beyond this, never queued without end
+SETTLE_IDLE_SECONDS = 0.05  # no job for this long: fold the journal's WAL in (device/box/journal.py)
 
 
 @dataclass
@@ -191,9 +192,14 @@ class Service:
 
     def _loop(self) -> None:
         while not self._stop.is_set():
+            unsettled = self.journal.unsettled > 0
             try:
-                job: Job = self._queue.get(timeout=self.tick_seconds)
+                job: Job = self._queue.get(timeout=SETTLE_IDLE_SECONDS if unsettled else self.tick_seconds)
             except queue.Empty:
+                if unsettled:  # a quiet moment: fold the WAL in before the next input comes
+                    self._settle()
+                    if not self.journal.unsettled:
+                        continue
                 job = TickJob()
             try:
                 self.handle(job)
@@ -235,7 +241,17 @@ class Service:
             raise TypeError(f"not a job: {job!r}")
         if job.reply:
             job.reply(reply)
+        if self.journal.unsettled >= UNSETTLED_MAX:
+            self._settle()
         return reply
+
+    def _settle(self) -> None:
+        """Fold the WAL into the journal's main file (device/box/journal.py), after an answer and
+        never between an input and what the table sees and hears of it."""
+        try:
+            self.journal.settle()
+        except Exception as exc:  # the entries are durable in the WAL; the next fold retries
+            log.error("journal WAL not folded in: %s", exc)
 
     # --- the panel ---------------------------------------------------------------------------
 

@@ -33,9 +33,11 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from device.box.jobs import InputJob, UndoJob
 from device.box.journal import Journal, JournalError, entry_from_data, journal_path, open_journal
 from device.box.service import Service, Update
 from games.core import RuleError, digest
@@ -117,12 +119,13 @@ def child(data_dir: Path, mode: str, seed: int, out: int) -> None:
                 return
         session, record = service.session, service.record
         assert session is not None and record is not None
+        # through `handle`, as the service loop does: the answer, then the WAL fold when it is due
         if session.undo_stack and rng.random() < UNDO_SHARE:
-            reply = service.undo()
+            reply = service.handle(UndoJob())
         else:
             legal_inputs = session.game.legal_inputs(session.state)
             inp = session.game.random_input(session.state, legal_inputs, rng.randrange)
-            reply = service.submit(inp)
+            reply = service.handle(InputJob(inp))
         if reply.get("status") != "ok":
             emit(f"REFUSED {reply.get('error')}")
             continue
@@ -134,7 +137,10 @@ def child(data_dir: Path, mode: str, seed: int, out: int) -> None:
 # --- the parent --------------------------------------------------------------------------------
 
 
-def journal_rows(path: Path) -> dict[tuple[int, int], tuple[str, str | None, str, int]]:
+Rows = dict[tuple[int, int], tuple[str, str | None, str, int]]
+
+
+def journal_rows(path: Path) -> Rows:
     """(game, seq) -> (kind, input, outcomes, void) of every entry, read without writing."""
     if not path.exists():
         return {}
@@ -181,10 +187,19 @@ def replay_digest(path: Path, game_id: int, seq: int) -> str | None:
         journal.close()
 
 
+@dataclass(frozen=True)
+class Life:
+    """What one child printed: `lines` all of it, `before_cut` how many of them came before the
+    cut/kill (what a child says after its disk is gone is the cut speaking, not the box)."""
+
+    lines: list[str]
+    before_cut: int
+
+
 def one_life(
     data_dir: Path, mode: str, seed: int, rng: random.Random, cut: Callable[[], None] | None = None,
     longest: float = 0.4,
-) -> list[str]:
+) -> Life:
     """Fork a child, let it run until it dies (or kill it), and return what it printed. `cut`,
     if given, runs just before the kill (the power-cut bench drops the disk's unsynced writes)."""
     read_fd, write_fd = os.pipe()
@@ -209,6 +224,7 @@ def one_life(
             if not data:
                 break
             chunks.append(data)
+    before_cut = sum(chunk.count(b"\n") for chunk in chunks)  # whole lines read before the cut
     if cut is not None:
         cut()
     with contextlib.suppress(ProcessLookupError):  # it may have died by its own hand
@@ -217,7 +233,52 @@ def one_life(
     while data := os.read(read_fd, 65536):
         chunks.append(data)
     os.close(read_fd)
-    return b"".join(chunks).decode(errors="replace").splitlines()
+    return Life(b"".join(chunks).decode(errors="replace").splitlines(), before_cut)
+
+
+def fields(line: str) -> dict[str, str]:
+    """The `key=value` fields after the first word of a child's line."""
+    return dict(part.split("=", 1) for part in line.split()[1:])
+
+
+def child_errors(lines: list[str], bench: str) -> int:
+    """How many of `lines` report an exception in the child (each is also printed to stderr)."""
+    errors = [line for line in lines if line.startswith("ERROR")]
+    for line in errors:
+        print(f"{bench} bench: child: {line}", file=sys.stderr)
+    return len(errors)
+
+
+def acknowledged_lost(path: Path, acks: list[dict[str, str]], after: Rows) -> int:
+    """How many of the child's acknowledgements the journal at `path` (whose rows are `after`)
+    broke: an acknowledged entry missing or void, or a game whose last acknowledged entry does not
+    replay to the digest the child printed for it."""
+    lost = 0
+    last_per_game: dict[int, dict[str, str]] = {}
+    for ack in acks:
+        last_per_game[int(ack["game"])] = ack
+        row = after.get((int(ack["game"]), int(ack["seq"])))
+        if row is None or row[3]:
+            lost += 1
+    for game, ack in last_per_game.items():
+        if replay_digest(path, game, int(ack["seq"])) != ack["digest"]:
+            lost += 1
+    return lost
+
+
+def bench_parser(name: str, count: str, default: int, dir_help: str) -> argparse.ArgumentParser:
+    """`houston bench NAME --COUNT N [--seed S] [--dir D] [--json]`."""
+    parser = argparse.ArgumentParser(prog=f"houston bench {name}")
+    parser.add_argument(f"--{count}", type=int, default=default)
+    parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--dir", help=dir_help)
+    parser.add_argument("--json", action="store_true")
+    return parser
+
+
+def print_figures(figures: dict[str, Any], as_json: bool) -> None:
+    """The figures as one JSON line (for tools), or one `key: value` line each (for people)."""
+    print(json.dumps(figures) if as_json else "\n".join(f"{k}: {v}" for k, v in figures.items()))
 
 
 def run(kills: int, seed: int, data_dir: Path) -> dict[str, Any]:
@@ -233,32 +294,19 @@ def run(kills: int, seed: int, data_dir: Path) -> dict[str, Any]:
     t0 = time.monotonic()
     for i in range(kills):
         mode = MODES[i % len(MODES)]
-        lines = one_life(data_dir, mode, rng.randrange(2**31), rng)
+        lines = one_life(data_dir, mode, rng.randrange(2**31), rng).lines
         figures["kills"] += 1
         figures["by_mode"][mode] += 1
-        for line in lines:
-            if line.startswith("RESUMED"):
-                fields = dict(part.split("=") for part in line.split()[1:])
-                figures["stuck_boxes"] += int(fields["stuck"])
-                figures["results_announced_on_resume"] += int(fields["unheard"])
-            elif line.startswith("ERROR"):
-                figures["child_errors"] += 1
-                print(f"crash bench: child: {line}", file=sys.stderr)
+        for resumed in [fields(line) for line in lines if line.startswith("RESUMED")]:
+            figures["stuck_boxes"] += int(resumed["stuck"])
+            figures["results_announced_on_resume"] += int(resumed["unheard"])
+        figures["child_errors"] += child_errors(lines, "crash")
         if not integrity_ok(path):
             figures["integrity_failures"] += 1
-        acks = [dict(p.split("=") for p in line.split()[1:]) for line in lines if line.startswith("ACK")]
+        acks = [fields(line) for line in lines if line.startswith("ACK")]
         figures["acknowledged_inputs"] += len(acks)
-        last_per_game: dict[int, dict[str, str]] = {}
-        for ack in acks:
-            last_per_game[int(ack["game"])] = ack
         after = journal_rows(path)
-        for ack in acks:
-            row = after.get((int(ack["game"]), int(ack["seq"])))
-            if row is None or row[3]:
-                figures["acknowledged_lost"] += 1
-        for game, ack in last_per_game.items():
-            if replay_digest(path, game, int(ack["seq"])) != ack["digest"]:
-                figures["acknowledged_lost"] += 1
+        figures["acknowledged_lost"] += acknowledged_lost(path, acks, after)
         for key, (kind, inp, outcomes, void) in before.items():
             now = after.get(key)
             if now is None or now[:3] != (kind, inp, outcomes) or (now[3] and not void):
@@ -282,17 +330,12 @@ def run(kills: int, seed: int, data_dir: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="houston bench crash")
-    parser.add_argument("--kills", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=20261201)
-    parser.add_argument("--dir", help="directory on the disk to use (default: a temp dir)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    args = bench_parser("crash", "kills", 100, "directory on the disk to use (default: a temp dir)").parse_args(argv)
     if args.kills < 1:
         print("houston bench crash: --kills must be at least 1", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         figures = run(args.kills, args.seed, Path(tmp))
-    print(json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items()))
+    print_figures(figures, args.json)
     bad = figures["acknowledged_lost"] + figures["stuck_boxes"] + figures["integrity_failures"]
     return 1 if bad + figures["rerolled_chance"] + figures["child_errors"] else 0

@@ -11,9 +11,7 @@ next round resumes from it. Needs root, /dev/fuse, fusermount3 (Debian fuse3) an
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import json
 import os
 import random
 import shutil
@@ -26,7 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from device.box.journal import journal_path
-from device.simulation.crash_bench import integrity_ok, journal_rows, one_life, replay_digest
+from device.simulation.crash_bench import (
+    acknowledged_lost,
+    bench_parser,
+    child_errors,
+    fields,
+    integrity_ok,
+    journal_rows,
+    one_life,
+    print_figures,
+)
 from games.registry import game_ids
 
 
@@ -95,28 +102,21 @@ def run(cuts: int, seed: int, workdir: Path) -> dict[str, Any]:
     try:
         for _ in range(cuts):
             mount.start()
-            lines = one_life(mountpoint, "external", rng.randrange(2**31), rng, cut=mount.cut, longest=0.8)
+            life = one_life(mountpoint, "external", rng.randrange(2**31), rng, cut=mount.cut, longest=0.8)
             mount.cut()  # (already cut; makes sure it is unmounted)
             figures["cuts"] += 1
-            for line in lines:
-                if line.startswith("RESUMED"):
-                    fields = dict(part.split("=") for part in line.split()[1:])
-                    figures["stuck_boxes"] += int(fields["stuck"])
-                    figures["loss_reported_on_resume"] += int(fields["lost"]) > 0
+            for resumed in [fields(line) for line in life.lines if line.startswith("RESUMED")]:
+                figures["stuck_boxes"] += int(resumed["stuck"])
+                figures["loss_reported_on_resume"] += int(resumed["lost"]) > 0
+            # once its disk is gone the child may fail on it before the kill lands: only what it
+            # said before the cut is the box's own error
+            figures["child_errors"] += child_errors(life.lines[:life.before_cut], "powercut")
             if not integrity_ok(path):
                 figures["integrity_failures"] += 1
-            acks = [dict(p.split("=") for p in line.split()[1:]) for line in lines if line.startswith("ACK")]
+            acks = [fields(line) for line in life.lines if line.startswith("ACK")]
             figures["acknowledged_inputs"] += len(acks)
             after = journal_rows(path)
-            last_per_game: dict[int, dict[str, str]] = {}
-            for ack in acks:
-                last_per_game[int(ack["game"])] = ack
-                row = after.get((int(ack["game"]), int(ack["seq"])))
-                if row is None or row[3]:
-                    figures["acknowledged_lost"] += 1
-            for game, ack in last_per_game.items():
-                if replay_digest(path, game, int(ack["seq"])) != ack["digest"]:
-                    figures["acknowledged_lost"] += 1
+            figures["acknowledged_lost"] += acknowledged_lost(path, acks, after)
             for key, row in before.items():
                 now = after.get(key)
                 if now is None or now[:3] != row[:3]:
@@ -132,12 +132,7 @@ def run(cuts: int, seed: int, workdir: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="houston bench powercut")
-    parser.add_argument("--cuts", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=20261201)
-    parser.add_argument("--dir", help="directory to work in (default: a temp dir)")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    args = bench_parser("powercut", "cuts", 200, "directory to work in (default: a temp dir)").parse_args(argv)
     if args.cuts < 1:
         print("houston bench powercut: --cuts must be at least 1", file=sys.stderr)
         return 2
@@ -147,6 +142,6 @@ def main(argv: list[str]) -> int:
     except FuseUnavailable as exc:
         print(f"houston bench powercut: cannot run here: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(figures) if args.json else "\n".join(f"{k}: {v}" for k, v in figures.items()))
+    print_figures(figures, args.json)
     bad = figures["acknowledged_lost"] + figures["integrity_failures"] + figures["stuck_boxes"]
     return 1 if bad + figures["journaled_entries_changed"] + figures["child_errors"] else 0

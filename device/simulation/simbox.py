@@ -12,8 +12,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin
-
 from device.box.commands import User, parse_command
 from device.box.config import PinMap, Settings, config_dir, load_config
 from device.box.jobs import CommandJob, InputJob, RefuseJob, SayJob
@@ -21,6 +19,7 @@ from device.box.journal import open_journal
 from device.box.outlets import PanelOutlet, RecordingOutlet
 from device.box.service import Outlet, Service
 from device.hardware.panel import Panel
+from device.simulation.mock_pins import mock_factory
 from games.core import Choose, Input, Press, RuleError, Scan, say
 from games.session import Session
 
@@ -62,7 +61,7 @@ class SimBox:
         self.settings = settings or default_settings
         self.pins = pins or default_pins
         self.clock = VirtualClock()
-        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.factory = mock_factory()  # bounded pin records: a simulated box runs for hours
         self.data_dir = Path(data_dir)
         self.journal, notes = open_journal(self.data_dir)
         self.recorder = RecordingOutlet()

@@ -1,9 +1,13 @@
 """`houston simulate GAME`: many full games between random legal players, through the real rules.
 
-Each step asks the rules for every legal input (`Game.legal_inputs`), lets the game's random
-player choose one (`Game.random_input`, uniform unless the game weighs its choices), validates
-it, draws the chance outcomes it requests through the box's own drawing code
-(device/box/chance.py) and applies it — the rules' own functions, without the service.
+Each step asks the game for its random player's step, applied (`Game.simulation_step`: by
+default `Game.random_step` lists every legal input with `Game.legal_inputs`, lets
+`Game.random_input` choose one — uniform unless the game weighs its choices — and validates it,
+then `Game.apply` applies it; a game may answer the same in one cheaper call), drawing the chance
+outcomes the input requests through the box's own drawing code
+(device/box/chance.py: a request tuple that comes back is drawn by a plan made once, whose
+outcomes need no `check_outcomes`) and applies it — the rules' own functions, without the
+service, and nothing the box does only for the table (prompts, views, journal copies).
 
 Simulation only: the players' choices and the chance outcomes come from one seeded
 `random.Random(seed)`, so a run with --seed is reproducible. The box never draws this way: its
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -26,8 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from device.box.chance import SeededDrawer, draw_all
-from games.core import Effect, Game, Input, RuleError, State, check_outcomes
+from device.box.chance import SeededDrawer
+from games.core import Effect, Game, Input, RuleError, State
 from games.registry import UnknownGame, describe, game_ids, load_game
 
 MAX_STEPS = 20_000
@@ -48,29 +53,25 @@ class Played:
 
 
 def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps: int = MAX_STEPS,
-             start: State | None = None) -> Played:
+             start: State | None = None, drawer: SeededDrawer | None = None) -> Played:
     """Play one game to its end (or `max_steps`) with the game's random player. `start` is
-    `game.setup(options)` when the caller already has it (setup is pure: one call serves many games)."""
-    drawer = SeededDrawer(rng)
-    pick = rng.randrange
-    legal_inputs, random_input, validate, apply = game.legal_inputs, game.random_input, game.validate, game.apply
-    is_over = game.is_over  # cheaper than scanning every input's effects for GameOver
+    `game.setup(options)` when the caller already has it (setup is pure: one call serves many games);
+    `drawer` a SeededDrawer of `rng` kept from game to game (with its plan for the dice)."""
+    drawer = SeededDrawer(rng) if drawer is None else drawer
+    pick = drawer.below  # rng.randrange(n), the same numbers, without its argument handling
+    draw = drawer.outcomes  # drawn by the box's own code; checked unless a plan vouches for them
+    simulation_step = game.simulation_step
     state = game.setup(options) if start is None else start
     effects: list[Effect] = []
     steps = 0
-    while steps < max_steps and not is_over(state):
-        legal = legal_inputs(state)
-        if not legal:
+    for _ in range(max_steps):
+        step = simulation_step(state, pick, draw)  # the random player's legal input, applied
+        if step is None:
             break
-        inp = random_input(state, legal, pick)
-        requests = validate(state, inp)
-        outcomes = draw_all(requests, drawer)
-        if requests:
-            check_outcomes(requests, outcomes)
-        state, new = apply(state, inp, outcomes)
+        state, new = step
         effects += new
         steps += 1
-    over = is_over(state)
+    over = game.is_over(state)
     return Played(finished=over, steps=steps, stats=dict(game.simulation_stats(state, effects)))
 
 
@@ -82,10 +83,11 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
     tallies: dict[str, Counter[str]] = {}
     sums: dict[str, float] = {}
     finished = steps = 0
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     start = game.setup(options)
+    drawer = SeededDrawer(rng)
     for _ in range(games):
-        played = play_one(game, options, rng, start=start)
+        played = play_one(game, options, rng, start=start, drawer=drawer)
         finished += played.finished
         steps += played.steps
         for key, value in played.stats.items():
@@ -93,7 +95,7 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
                 tallies.setdefault(key, Counter())[value] += 1
             elif isinstance(value, int | float) and not isinstance(value, bool):
                 sums[key] = sums.get(key, 0.0) + value
-    seconds = time.perf_counter() - started
+    seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
     return {
         "game": game_id,
         "games": games,
@@ -105,6 +107,11 @@ def simulate(game_id: str, games: int, teams: int | None, seed: int | None) -> d
         "means": {k: v / games for k, v in sorted(sums.items())},
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1) if seconds > 0 else None,
+        # on a shared machine the wall clock counts other programs' turns too: the CPU time this
+        # process spent, and the load it ran under, say how far the wall figure is from one core's
+        "cpu_seconds": round(cpu_seconds, 3),
+        "games_per_cpu_second": round(games / cpu_seconds, 1) if cpu_seconds > 0 else None,
+        "load_average_1min": round(os.getloadavg()[0], 2),
     }
 
 
@@ -117,7 +124,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"  {key}: {parts}")
     for key, mean in summary["means"].items():
         lines.append(f"  {key}: {mean:.3f} per game")
-    lines.append(f"  {summary['games_per_second']} games per second ({summary['seconds']} s)")
+    lines.append(f"  {summary['games_per_second']} games per second ({summary['seconds']} s; "
+                 f"{summary['games_per_cpu_second']} per CPU second, load average {summary['load_average_1min']})")
     return "\n".join(lines)
 
 

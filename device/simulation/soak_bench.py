@@ -6,8 +6,13 @@ and plays every installed game in turn with each game's random policy, as fast a
 now and then; between games it floods the service with commands as a display would send them
 (REPEAT, a press carrying another kind, a choice out of turn, undo, select), posted without
 waiting so the service queue fills. Every few seconds it samples its own resident memory and
-open file descriptors. After a warm-up (the first fifth of the time: the bounded caches fill) both must stay flat:
-growth ≤ 5 % from the end of the warm-up to the end.
+open file descriptors. After a warm-up (the first fifth of the time) both must stay flat: growth
+≤ 5 % from the end of the warm-up to the end.
+
+What grows during the warm-up is bounded: the recorder's last updates, each mock pin's last state
+changes (device/simulation/mock_pins.py) and the games' `lru_cache`s, which random play fills
+slowly (some hold 4,096 entries). The figures say how full those caches were at the end of the
+warm-up and at the end, so a reader can see how much of any growth is a cache still filling.
 """
 
 from __future__ import annotations
@@ -53,6 +58,29 @@ def rss_kib() -> int:
 
 def open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
+
+
+def game_caches() -> tuple[int, int, int]:
+    """(entries in the games' bounded lru_caches, their total bound, entries in unbounded ones).
+    Unbounded `@cache`s are only for small fixed domains (a game's cards, its settings): their
+    count must not grow once every game has been played."""
+    bounded = bound = unbounded = 0
+    seen: set[int] = set()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("games.") or module is None:
+            continue
+        for obj in list(vars(module).values()):
+            info = getattr(obj, "cache_info", None)
+            if info is None or id(obj) in seen or not callable(info):
+                continue
+            seen.add(id(obj))
+            stats = info()
+            if stats.maxsize is None:
+                unbounded += stats.currsize
+            else:
+                bounded += stats.currsize
+                bound += stats.maxsize
+    return bounded, bound, unbounded
 
 
 def _flood(box: Any, rng: random.Random, answered: list[int]) -> None:
@@ -104,7 +132,7 @@ def run(
     speaker = Speaker(ClipCache(data_dir / "voice", VoiceStyle()), mixer=Mixer(0.8))
     box.service.outlets.append(SpeakerOutlet(speaker))
     ids = game_ids()
-    samples: list[tuple[float, int, int]] = []
+    samples: list[tuple[float, int, int, tuple[int, int, int]]] = []
     answered = [0]
     games = inputs = floods = 0
     t0 = time.monotonic()
@@ -118,16 +146,17 @@ def run(
             floods += 1
             if time.monotonic() >= next_sample:
                 gc.collect()
-                samples.append((round(time.monotonic() - t0, 1), rss_kib(), open_fds()))
+                samples.append((round(time.monotonic() - t0, 1), rss_kib(), open_fds(), game_caches()))
                 next_sample += sample_seconds
     finally:
         speaker.close()
         box.close()
     gc.collect()
-    samples.append((round(time.monotonic() - t0, 1), rss_kib(), open_fds()))
+    samples.append((round(time.monotonic() - t0, 1), rss_kib(), open_fds(), game_caches()))
     warm = [s for s in samples if s[0] >= minutes * 60 * warmup] or samples[-1:]
     base_rss, base_fds = warm[0][1], warm[0][2]
     last_rss, last_fds = samples[-1][1], samples[-1][2]
+    base_caches, last_caches = warm[0][3], samples[-1][3]
     return {
         "minutes": minutes,
         "games_played": games,
@@ -142,7 +171,13 @@ def run(
         "fds_after_warmup": base_fds,
         "fds_end": last_fds,
         "fds_growth": round((last_fds - base_fds) / base_fds, 4) if base_fds else None,
+        "game_cache_entries_after_warmup": base_caches[0],
+        "game_cache_entries_end": last_caches[0],
+        "game_cache_bound": last_caches[1],
+        "game_unbounded_cache_entries_after_warmup": base_caches[2],
+        "game_unbounded_cache_entries_end": last_caches[2],
         "samples": len(samples),
+        "seconds_after_warmup": round(samples[-1][0] - warm[0][0], 1),
         "rss_kib_samples": [s[1] for s in samples],
         "flat": last_rss <= base_rss * (1 + GROWTH_LIMIT) and last_fds <= base_fds * (1 + GROWTH_LIMIT),
         "games": list(ids),

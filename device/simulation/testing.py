@@ -45,7 +45,12 @@ def leaks(messages: Iterable[Message], secrets: frozenset[str]) -> list[tuple[st
     return found
 
 
-def wait_delivered(probe: Probe, box: SimBox, timeout: float = 3.0) -> None:
+# How long a message the test must get may take to arrive. Generous: the wait ends as soon as it
+# is there, and on two busy cores a delivery can take seconds.
+DELIVERED = 30.0
+
+
+def wait_delivered(probe: Probe, box: SimBox, timeout: float = DELIVERED) -> None:
     """Wait until the probe has the box's last published message (one publisher, one subscriber:
     MQTT keeps their order)."""
     box.service.wait_idle()
@@ -68,7 +73,7 @@ def play_watching_secrets(game: Game, box: SimBox, probe: Probe, seed: int, max_
     rng = random.Random(seed)
     seen: set[str] = set()
     box.service.wait_idle()
-    if probe.wait_for(lambda m: m.topic.endswith("/state"), 3) is None:  # retained: arrives on subscribing
+    if probe.wait_for(lambda m: m.topic.endswith("/state"), DELIVERED) is None:  # retained: arrives on subscribing
         raise TimeoutError("no public state reached the probe")
     session = box.session
     if session is None:

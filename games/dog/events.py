@@ -9,11 +9,29 @@ from functools import lru_cache
 
 from games.core import Say, say
 from games.dog.data import RESTORE
-from games.dog.state import CHARCOAL, FIRE, MEAT, NO_STICKS, DogState, Sticks, add, evolve
+from games.dog.state import AT, CHARCOAL, FIRE, HANDS, MEAT, NO_STICKS, DogState, Sticks, add, fields_of, remade
+
+BONFIRE, DOGS, PACK, VILLAGERS, FAINTS = AT["bonfire"], AT["dogs"], AT["pack"], AT["villagers"], AT["faints"]
 
 # A line of the count, made once per (key, team, numbers): the numbers are small (sticks, dogs and
 # villagers of one player), so a few thousand lines cover every game; the bound keeps it so.
 line = lru_cache(maxsize=4096)(say)
+
+
+@lru_cache(maxsize=4096)
+def feed_line(team: str, meat: int, tamed: int, wasted: int) -> Say:
+    """ "Blue: 5 meat, 2 dogs tamed, 1 wasted" (made once per team and numbers)."""
+    return say("feed_player", team=team, meat=meat, tamed=tamed, wasted=wasted)
+
+
+@lru_cache(maxsize=4096)
+def assault_line(team: str, dogs: int, by_meat: int, by_pairs: int, faint: int) -> Say:
+    return say("assault_player", team=team, dogs=dogs, by_meat=by_meat, by_pairs=by_pairs, faint=faint)
+
+
+@lru_cache(maxsize=256)
+def fire_fest_line(team: str, fire: int) -> Say:
+    return say("fire_fest_player", team=team, fire=fire)
 
 
 def feed_count(meat: int, pack: int) -> tuple[int, int]:
@@ -23,6 +41,7 @@ def feed_count(meat: int, pack: int) -> tuple[int, int]:
     return tamed, meat - 2 * tamed
 
 
+@lru_cache(maxsize=1024)
 def assault_count(hand: Sticks) -> tuple[int, int, int]:
     """(fended by meat, fended by fire+charcoal pairs, villagers that faint) for one hand: one dog
     per meat stick attacks, every 2 meat fend one off, then each (fire + charcoal) pair one more,
@@ -43,8 +62,12 @@ def faint(villagers: int, faints: int, n: int) -> tuple[int, int]:
     return (RESTORE[faints - 1] if faints <= len(RESTORE) else 0), faints
 
 
-def active(state: DogState) -> list[int]:
-    return [i for i in range(len(state.teams)) if state.faints[i] < 3]
+def active(state: DogState) -> list[int] | range:
+    """The players still in, in play order (all of them until someone is knocked out)."""
+    faints = state.faints
+    if 3 not in faints:
+        return range(len(faints))
+    return [i for i in range(len(faints)) if faints[i] < 3]
 
 
 def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
@@ -61,8 +84,10 @@ def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
             used = (2 * tamed, 0, 0)
             hands[i] = (meat - 2 * tamed, hands[i][CHARCOAL], hands[i][FIRE])
             bonfire = add(bonfire, used)
-        lines.append(line("feed_player", team=state.teams[i], meat=meat, tamed=tamed, wasted=wasted))
-    return evolve(state, hands=tuple(hands), dogs=tuple(dogs), pack=pack, bonfire=bonfire), lines
+        lines.append(feed_line(state.teams[i], meat, tamed, wasted))
+    fields = fields_of(state)
+    fields[HANDS], fields[DOGS], fields[PACK], fields[BONFIRE] = tuple(hands), tuple(dogs), pack, bonfire
+    return remade(fields), lines
 
 
 def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
@@ -76,8 +101,7 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
         hand = hands[i]
         by_meat, pairs, fainting = assault_count(hand)
         team = state.teams[i]
-        lines.append(line("assault_player", team=team, dogs=hand[MEAT], by_meat=by_meat, by_pairs=pairs,
-                         faint=fainting))
+        lines.append(assault_line(team, hand[MEAT], by_meat, pairs, fainting))
         if incident:
             used = (2 * by_meat, pairs, pairs)
             hands[i] = hand = (hand[0] - used[0], hand[1] - used[1], hand[2] - used[2])
@@ -95,9 +119,10 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
                 lines.append(say("all_fainted", team=team, dogs=dogs[i], restored=standing))
             dogs[i] = 0
         villagers[i], faints[i] = standing, times
-    new = evolve(state, hands=tuple(hands), dogs=tuple(dogs), villagers=tuple(villagers), faints=tuple(faints),
-                  pack=pack, bonfire=bonfire)
-    return new, lines
+    fields = fields_of(state)
+    fields[HANDS], fields[DOGS], fields[PACK], fields[BONFIRE] = tuple(hands), tuple(dogs), pack, bonfire
+    fields[VILLAGERS], fields[FAINTS] = tuple(villagers), tuple(faints)
+    return remade(fields), lines
 
 
 def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
@@ -109,16 +134,25 @@ def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
         fire = hands[i][FIRE]
         hands[i] = (hands[i][MEAT], hands[i][CHARCOAL], 0)
         bonfire = (bonfire[0], bonfire[1], bonfire[2] + fire)
-        lines.append(line("fire_fest_player", team=state.teams[i], fire=fire))
-    return evolve(state, hands=tuple(hands), bonfire=bonfire), lines
+        lines.append(fire_fest_line(state.teams[i], fire))
+    fields = fields_of(state)
+    fields[HANDS], fields[BONFIRE] = tuple(hands), bonfire
+    return remade(fields), lines
 
 
 def countable(state: DogState, incident: str) -> bool:
     """Whether anyone has sticks for the incident's count ("If no one has sufficient sticks for
     any count of the incident, the same player simply rolls the dice again")."""
-    hands = [state.hands[i] for i in active(state)]
     if incident == "feed":
-        return any(h[MEAT] >= 2 for h in hands) and state.pack > 0
-    if incident == "assault":
-        return any(h[MEAT] >= 1 for h in hands)
-    return any(h[FIRE] >= 1 for h in hands)
+        if state.pack <= 0:
+            return False
+        colour, least = MEAT, 2  # a dog tamed per 2 meat
+    else:
+        colour, least = (MEAT, 1) if incident == "assault" else (FIRE, 1)  # a dog per meat; a fire stick
+    faints = state.faints
+    for i, hand in enumerate(state.hands):
+        if hand[colour] >= least and faints[i] < 3:
+            break
+    else:
+        return False
+    return True

@@ -30,26 +30,40 @@ from games.dog import events
 from games.dog.data import BONFIRE, DOGS, LED_COLOURS, MAX_PLAYERS, MIN_PLAYERS, VILLAGERS
 from games.dog.dice import classify, load_dice, read_roll, roll_requests
 from games.dog.state import (
+    BONFIRE_AT,
     CHARCOAL,
     COLOURS,
+    CURRENT,
     EXCHANGE,
+    HANDS,
+    LOG,
     LOG_LINES,
     MEAT,
+    MUST_ROLL,
     NO_STICKS,
+    OFFERS,
     OVER,
+    PHASE,
+    PICK,
+    ROLL_AT,
+    ROLLS_AT,
+    ROUND,
     STEAL,
     TAKE,
     TURN,
     VICTIM,
+    VICTIM_AT,
     DogState,
     Sticks,
     add,
     evolve,
+    fields_of,
     logged,
     remade,
     sub,
 )
 
+_new = tuple.__new__  # `remade(fields)` written out in the hottest transitions: _new(DogState, fields)
 DICE = load_dice()
 ROLL = roll_requests(DICE)
 INDEX = {colour: i for i, colour in enumerate(COLOURS)}
@@ -217,7 +231,7 @@ def turn_check(s: DogState, inp: Input) -> tuple:
 
 def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
     if type(inp) is Press and not inp.hold:  # a roll, by far the most common input
-        return rolled(s, ROLLS[outcomes[DIE_A], outcomes[DIE_B], outcomes[DIE_C]])
+        return rolled_row(s, ROLL_TABLE[(outcomes[DIE_A] * FACES_B + outcomes[DIE_B]) * FACES_C + outcomes[DIE_C]])
     if isinstance(inp, Choose):
         return exchange(s, inp.option.partition(":")[2])
     assert isinstance(inp, Press)
@@ -227,11 +241,11 @@ def turn_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, l
 def turn_legal(s: DogState) -> list[Input]:
     if s.must_roll:
         return [PRESS_OK]
-    return list(_turn_legal(s.hands[s.current], s.bonfire))
+    return list(turn_choices(s.hands[s.current], s.bonfire))
 
 
 @lru_cache(maxsize=8192)
-def _turn_legal(hand: Sticks, bonfire: Sticks) -> tuple[Input, ...]:
+def turn_choices(hand: Sticks, bonfire: Sticks) -> tuple[Input, ...]:
     """Roll, or exchange (hold OK to cycle the offers, or choose one): cached per hand and bonfire,
     at most 10*8*6 bonfires times the hands beside them."""
     offers = _legal_exchanges(hand, bonfire)
@@ -274,7 +288,9 @@ def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     held[i] = add(held[i], d)
     hands = tuple(held)
     line = exchanged_say(s.teams[i], give, get)
-    return next_turn(evolve(s, hands=hands, bonfire=sub(s.bonfire, d), log=logged(s.log, [line]))), [line]
+    fields = fields_of(s)
+    fields[HANDS], fields[BONFIRE_AT], fields[LOG] = hands, sub(s.bonfire, d), s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    return turn_of(fields, next_active(s, i)), [line]
 
 
 @lru_cache(maxsize=128)
@@ -312,6 +328,51 @@ def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
 # every roll the dice can show -> (its sound, words and slot LEDs; what it means)
 SHOWN: dict[tuple[str, ...], tuple[tuple[Effect, ...], str]] = {roll: _shown(roll) for roll in set(ROLLS.values())}
 
+# A roll's row: the colours, the effects that show it, what it means, and its takes by bonfire
+# (filled as bonfires come: at most 10 x 8 x 6 of them per roll, so the cache is bounded).
+RollRow = tuple[tuple[str, ...], tuple[Effect, ...], str, dict[Sticks, tuple[str, ...]]]
+ROLL_ROWS: dict[tuple[str, ...], RollRow] = {roll: (roll, *SHOWN[roll], {}) for roll in SHOWN}
+# every outcome of the three dice by (a * faces of B + b) * faces of C + c -> its roll's row
+FACES_B, FACES_C = len(DICE[1].faces), len(DICE[2].faces)
+ROLL_TABLE: tuple[RollRow, ...] = tuple(ROLL_ROWS[ROLLS[key]] for key in sorted(ROLLS))
+
+
+def any_victim(s: DogState) -> bool:
+    """Whether another player still in holds a stick (`thieves_victims` is not empty)."""
+    cur, faints = s.current, s.faints
+    for i, hand in enumerate(s.hands):
+        if hand != NO_STICKS and i != cur and faints[i] < 3:
+            break
+    else:
+        return False
+    return True
+
+
+def steal_choices(s: DogState) -> list[Choose]:
+    """`victim_choices(s, thieves_victims(s))` in one pass: a hand with nothing gives nothing."""
+    cur, faints, teams = s.current, s.faints, s.teams
+    choices: list[Choose] = []
+    for i, hand in enumerate(s.hands):
+        if i != cur and faints[i] < 3:
+            choices += _steals(teams[i], hand)
+    return choices
+
+
+def steal_options(s: DogState) -> list[tuple[int, str]]:
+    """(victim, colour) for each of `steal_choices(s)`, in the same order."""
+    cur, faints = s.current, s.faints
+    options: list[tuple[int, str]] = []
+    for i, hand in enumerate(s.hands):
+        if i != cur and faints[i] < 3:
+            options += _held(i, hand)
+    return options
+
+
+@lru_cache(maxsize=4096)
+def _held(i: int, hand: Sticks) -> tuple[tuple[int, str], ...]:
+    """(i, colour) for each colour this hand holds (6 places x at most 10*8*6 hands)."""
+    return tuple((i, c) for c, n in zip(COLOURS, hand, strict=True) if n)
+
 
 def thieves_victims(s: DogState) -> list[int]:
     cur, faints, hands = s.current, s.faints, s.hands
@@ -320,27 +381,48 @@ def thieves_victims(s: DogState) -> list[int]:
 
 def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
     """Show the dice, then: a take, a theft, or an incident (and the same player rolls again)."""
-    shown, kind = SHOWN[roll]
+    return rolled_row(s, ROLL_ROWS[roll])
+
+
+def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
+    """`rolled` from the roll's row of ROLL_TABLE (its meaning and effects worked out once)."""
+    roll, shown, kind, offers_by_bonfire = row
     effects = list(shown)
     n = s.rolls + 1
     if kind == "take":
-        offers = take_offers(s.bonfire, roll)
+        bonfire = s.bonfire
+        offers = offers_by_bonfire.get(bonfire)
+        if offers is None:
+            offers = offers_by_bonfire[bonfire] = take_offers(bonfire, roll)
         if offers:
-            fields = s.__dict__.copy()
-            fields.update(phase=TAKE, roll=roll, offers=offers, pick=0, must_roll=False, rolls=n)
-            return remade(fields), effects
+            fields = fields_of(s)
+            fields[PHASE] = TAKE
+            fields[ROLL_AT] = roll
+            fields[OFFERS] = offers
+            fields[PICK] = 0
+            fields[MUST_ROLL] = False
+            fields[ROLLS_AT] = n
+            return _new(DogState, fields), effects
         effects.append(team_say("nothing_to_take", s.teams[s.current]))
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
     team = s.teams[s.current]
     line = rolled_say(team, roll)
     if kind == "theft":
         effects.append(team_say("theft", team))
-        if not thieves_victims(s):
+        fields = fields_of(s)
+        fields[ROLL_AT] = roll
+        fields[ROLLS_AT] = n
+        if not any_victim(s):
             nobody = team_say("theft_nobody", team)
             effects.append(nobody)
-            return evolve(s, roll=roll, rolls=n, must_roll=True, log=logged(s.log, [line, nobody])), effects
-        return evolve(s, roll=roll, rolls=n, phase=VICTIM, must_roll=False, log=logged(s.log, [line])), effects
-    return incident(evolve(s, roll=roll, rolls=n), kind, effects, line)
+            fields[MUST_ROLL] = True
+            fields[LOG] = s.log[2 - LOG_LINES:] + (line, nobody)  # noqa: RUF005 - see take
+            return _new(DogState, fields), effects
+        fields[PHASE] = VICTIM
+        fields[MUST_ROLL] = False
+        fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+        return _new(DogState, fields), effects
+    return incident(s, kind, effects, line, roll, n)
 
 
 @lru_cache(maxsize=512)
@@ -355,12 +437,15 @@ def team_say(key: str, team: str) -> Say:
     return say(key, team=team)
 
 
-def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[DogState, list[Effect]]:
-    """Feed, Assault or Fire Fest for every player; then the same player rolls again."""
-    effects += [ALARM, events.line(f"incident_{kind}")]
-    lines: list[Say] = [line, events.line(f"incident_{kind}")]
+def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tuple[str, ...],
+             rolls: int) -> tuple[DogState, list[Effect]]:
+    """Feed, Assault or Fire Fest for every player; then the same player rolls again. `roll` is
+    the roll that showed the incident, the game's `rolls`-th."""
+    named = INCIDENT_LINES[kind]
+    effects += [ALARM, named]
+    lines: list[Say] = [line, named]
     if not events.countable(s, kind):
-        lines.append(events.line("nobody_counted"))
+        lines.append(NOBODY_COUNTED)
     elif kind == "feed":
         s, more = events.feed(s, incident=True)
         lines += more
@@ -371,13 +456,18 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say) -> tuple[
         s, more = events.fire_fest(s)
         lines += more
     effects += lines[2:]
-    s = evolve(s, must_roll=True, log=logged(s.log, lines))
+    fields = fields_of(s)
+    fields[MUST_ROLL], fields[LOG], fields[ROLL_AT], fields[ROLLS_AT] = True, logged(s.log, lines), roll, rolls
     if not events.active(s):
-        return game_over(s, effects)
+        return game_over(remade(fields), effects)
     if s.out(s.current):
-        return next_turn(s), effects
+        return turn_of(fields, next_active(s, s.current)), effects
     effects.append(team_say("roll_again", s.teams[s.current]))
-    return s, effects
+    return _new(DogState, fields), effects
+
+
+INCIDENT_LINES = {kind: say(f"incident_{kind}") for kind in ("feed", "assault", "fire_fest")}
+NOBODY_COUNTED = say("nobody_counted")
 
 
 # --- taking ---------------------------------------------------------------------------------
@@ -395,8 +485,8 @@ def _take_prompt(team: str, offers: tuple[str, ...], pick: int) -> Prompt:
 
 
 def take_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
-    if isinstance(inp, Choose):
-        return take(s, inp.option.partition(":")[2])
+    if type(inp) is Choose:
+        return take(s, inp.option[5:])  # "take:<name>", as take_choices lists it and the prompt accepts
     assert isinstance(inp, Press)
     if inp.button != OK:
         return evolve(s, pick=(s.pick + 1) % len(s.offers)), []
@@ -404,11 +494,11 @@ def take_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, l
 
 
 def take_legal(s: DogState) -> list[Input]:
-    return list(_take_legal(s.teams[s.current], s.offers))
+    return list(take_choices(s.teams[s.current], s.offers))
 
 
 @lru_cache(maxsize=1024)
-def _take_legal(team: str, offers: tuple[str, ...]) -> tuple[Input, ...]:
+def take_choices(team: str, offers: tuple[str, ...]) -> tuple[Input, ...]:
     return (PRESS[team], PRESS_OK, *(Choose(f"take:{o}") for o in offers))
 
 
@@ -421,14 +511,24 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     held[i] = (m + dm, c + dc, f + df)
     m, c, f = s.bonfire
     bonfire = (m - dm, c - dc, f - df)
-    line = offer_say("took", s.teams[i], name)
-    fields = s.__dict__.copy()
-    fields.update(hands=tuple(held), bonfire=bonfire, log=(*s.log[1 - LOG_LINES:], line))
+    line = TOOK[s.teams[i]][name]
+    fields = fields_of(s)  # the new state's fields, set one by one (cheaper than update(**))
+    fields[HANDS] = tuple(held)
+    fields[BONFIRE_AT] = bonfire
+    fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
     if not bonfire[MEAT] or not bonfire[CHARCOAL]:
         return round_end(remade(fields), [line])
     j = (i + 1) % len(held)  # the next player, unless knocked out
-    fields.update(phase=TURN, current=j if s.faints[j] < 3 else next_active(s, i), must_roll=False, offers=(), pick=0)
-    return remade(fields), [line]
+    fields[PHASE] = TURN
+    fields[CURRENT] = j if s.faints[j] < 3 else next_active(s, i)
+    fields[MUST_ROLL] = False
+    fields[OFFERS] = ()
+    fields[PICK] = 0
+    return _new(DogState, fields), [line]
+
+
+# team -> take -> its line, made once
+TOOK: dict[str, dict[str, Say]] = {t: {name: offer_say("took", t, name) for name in TAKES} for t in TEAM_COLOURS}
 
 
 # --- theft ----------------------------------------------------------------------------------
@@ -440,17 +540,28 @@ def victim_prompt(s: DogState) -> Prompt:
     others = [s.teams[i] for i in range(len(s.teams)) if i != s.current and s.faints[i] < 3]
     victims = thieves_victims(s)
     lights = tuple(s.teams[i] for i in victims)
-    choices = tuple(f"choose:{choice.option}" for choice in _victim_choices(s, victims))
+    choices = tuple(f"choose:{choice.option}" for choice in victim_choices(s, victims))
     return Prompt(say("theft_victim", team=team), accepts=(*(TEAM_PATTERNS[t] for t in others), *choices),
                   lights=lights)
 
 
-def _victim_choices(s: DogState, victims: list[int]) -> list[Choose]:
+def victim_choices(s: DogState, victims: list[int]) -> list[Choose]:
     """`steal:<victim>:<colour>` for every colour every possible victim holds."""
-    return [VICTIM_CHOICES[s.teams[i], c] for i in victims for c, n in zip(COLOURS, s.hands[i], strict=True) if n]
+    teams, hands = s.teams, s.hands
+    choices: list[Choose] = []
+    for i in victims:
+        choices += _steals(teams[i], hands[i])
+    return choices
+
+
+@lru_cache(maxsize=4096)
+def _steals(team: str, hand: Sticks) -> tuple[Choose, ...]:
+    """What a thief may take from this hand (6 teams x at most 10*8*6 hands: 2,880 keys)."""
+    return tuple(VICTIM_CHOICES[team, c] for c, n in zip(COLOURS, hand, strict=True) if n)
 
 
 VICTIM_CHOICES = {(t, c): Choose(f"steal:{t}:{c}") for t in TEAM_COLOURS for c in COLOURS}
+VICTIM_OPTIONS = {choice.option: key for key, choice in VICTIM_CHOICES.items()}  # "steal:<t>:<c>" -> (t, c)
 
 
 def victim_check(s: DogState, inp: Input) -> tuple:
@@ -467,8 +578,8 @@ def victim_check(s: DogState, inp: Input) -> tuple:
 
 
 def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState, list[Effect]]:
-    if isinstance(inp, Choose):
-        _, named, colour = inp.option.split(":")
+    if type(inp) is Choose:
+        named, colour = VICTIM_OPTIONS[inp.option]
         return steal(s, colour, s.teams.index(named))
     assert isinstance(inp, Press)
     victim = s.teams.index(inp.button)
@@ -478,7 +589,7 @@ def victim_apply(s: DogState, inp: Input, outcomes: Outcomes) -> tuple[DogState,
 
 def victim_legal(s: DogState) -> list[Input]:
     victims = thieves_victims(s)
-    return [*(PRESS[s.teams[i]] for i in victims), *_victim_choices(s, victims)]
+    return [*(PRESS[s.teams[i]] for i in victims), *victim_choices(s, victims)]
 
 
 def steal_prompt(s: DogState) -> Prompt:
@@ -504,10 +615,12 @@ def steal_legal(s: DogState) -> list[Input]:
 STEAL_CHOICES = {c: Choose(f"steal:{c}") for c in COLOURS}
 
 
-@lru_cache(maxsize=256)
 def stole_say(team: str, victim: str, colour: str) -> Say:
-    """The line of a theft, made once (8 x 8 teams x 3 colours at most)."""
+    """The line of a theft."""
     return say("stole", team=team, victim=victim, colour=colour)
+
+
+STOLE = {(t, v, c): stole_say(t, v, c) for t in TEAM_COLOURS for v in TEAM_COLOURS for c in COLOURS}
 
 
 def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState, list[Effect]]:
@@ -515,29 +628,48 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     turn is over."""
     v = s.victim if victim is None else victim
     i = s.current
-    d = TAKES[colour]
+    dm, dc, df = TAKES[colour]
     hands = list(s.hands)
-    hands[i] = add(hands[i], d)
-    hands[v] = sub(hands[v], d)
-    line = stole_say(s.teams[i], s.teams[v], colour)
-    return evolve(s, hands=tuple(hands), victim=-1, log=(*s.log[1 - LOG_LINES:], line), phase=TURN,
-                  current=next_active(s, i), must_roll=False, offers=(), pick=0), [line]
+    m, c, f = hands[i]
+    hands[i] = (m + dm, c + dc, f + df)
+    m, c, f = hands[v]
+    hands[v] = (m - dm, c - dc, f - df)
+    teams = s.teams
+    line = STOLE[teams[i], teams[v], colour]
+    fields = fields_of(s)
+    fields[HANDS] = tuple(hands)
+    fields[VICTIM_AT] = -1
+    fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    fields[PHASE] = TURN
+    fields[CURRENT] = next_active(s, i)
+    fields[MUST_ROLL] = False
+    fields[OFFERS] = ()
+    fields[PICK] = 0
+    return _new(DogState, fields), [line]
 
 
 # --- turns, rounds and the end --------------------------------------------------------------
 
 
 def next_active(s: DogState, i: int) -> int:
-    n = len(s.teams)
+    """The next player after i still in (i itself when nobody else is)."""
+    faints = s.faints
+    n = len(faints)
     for step in range(1, n + 1):
         j = (i + step) % n
-        if s.faints[j] < 3:
+        if faints[j] < 3:
             return j
     return i
 
 
 def next_turn(s: DogState) -> DogState:
-    return evolve(s, phase=TURN, current=next_active(s, s.current), must_roll=False, offers=(), pick=0)
+    return turn_of(fields_of(s), next_active(s, s.current))
+
+
+def turn_of(fields: list[object], current: int) -> DogState:
+    """The state of `fields` with the turn passed to `current` (a fresh turn: roll or exchange)."""
+    fields[PHASE], fields[CURRENT], fields[MUST_ROLL], fields[OFFERS], fields[PICK] = TURN, current, False, (), 0
+    return _new(DogState, fields)
 
 
 def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect]]:
@@ -545,20 +677,38 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
     the player after the one who ended the round begins the next; after the last round, the end."""
     meat_out, charcoal_out = s.bonfire[MEAT] == 0, s.bonfire[CHARCOAL] == 0
     if meat_out and charcoal_out:
-        lines: list[Say] = [events.line("round_end_none", round=s.round, team=s.teams[s.current])]
+        lines: list[Say] = [round_line("round_end_none", s.round, s.teams[s.current])]
     elif meat_out:
         s, more = events.feed(s, incident=False)
-        lines = [events.line("round_end_feed", round=s.round, team=s.teams[s.current]), *more]
+        lines = [round_line("round_end_feed", s.round, s.teams[s.current]), *more]
     else:
         s, more = events.assault(s, incident=False)
-        lines = [events.line("round_end_assault", round=s.round, team=s.teams[s.current]), *more]
+        lines = [round_line("round_end_assault", s.round, s.teams[s.current]), *more]
     effects = [*effects, ALARM, *lines]
-    s = evolve(s, bonfire=BONFIRE, hands=(NO_STICKS,) * len(s.teams), log=logged(s.log, lines))
+    fields = fields_of(s)
+    fields[BONFIRE_AT] = BONFIRE
+    fields[HANDS] = (NO_STICKS,) * len(s.teams)
     if s.round >= s.rounds or not events.active(s):
-        return game_over(s, effects)
-    s = next_turn(evolve(s, round=s.round + 1))
-    begins = events.line("round_begins", round=s.round, team=s.teams[s.current])
-    return evolve(s, log=logged(s.log, [begins])), [*effects, begins]
+        fields[LOG] = logged(s.log, lines)
+        return game_over(remade(fields), effects)
+    current = next_active(s, s.current)
+    begins = round_line("round_begins", s.round + 1, s.teams[current])
+    lines.append(begins)
+    fields[LOG] = logged(s.log, lines)
+    fields[ROUND] = s.round + 1
+    fields[PHASE] = TURN
+    fields[CURRENT] = current
+    fields[MUST_ROLL] = False
+    fields[OFFERS] = ()
+    fields[PICK] = 0
+    effects.append(begins)
+    return _new(DogState, fields), effects
+
+
+@lru_cache(maxsize=1024)
+def round_line(key: str, round: int, team: str) -> Say:
+    """A line naming a round and a team, made once (4 keys x 20 rounds x 6 teams at most)."""
+    return say(key, round=round, team=team)
 
 
 def ranking(s: DogState) -> list[tuple[int, int, str]]:
@@ -570,7 +720,7 @@ def ranking(s: DogState) -> list[tuple[int, int, str]]:
 
 def game_over(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect]]:
     ranked = ranking(s)
-    standings = [say("standing", team=t, dogs=d, villagers=v) for d, v, t in ranked]
+    standings = [standing_line(t, d, v) for d, v, t in ranked]
     if not events.active(s):
         winners: tuple[str, ...] = ()
         reason, verdict = "all_knocked_out", say("all_knocked_out")
@@ -583,5 +733,14 @@ def game_over(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
                       villagers=best[1])
     lines = [*standings, verdict]
     over = evolve(s, phase=OVER, result=reason, winners=winners, offers=(), log=logged(s.log, lines))
-    lights = [Light(f"slot:{slot}", "off") for slot in SLOTS]
-    return over, [*effects, *lines, *lights, Sound("fanfare"), GameOver(reason, winners)]
+    return over, [*effects, *lines, *LIGHTS_OFF, FANFARE, GameOver(reason, winners)]
+
+
+@lru_cache(maxsize=1024)
+def standing_line(team: str, dogs: int, villagers: int) -> Say:
+    """A player's place at the end, made once per (team, dogs, villagers)."""
+    return say("standing", team=team, dogs=dogs, villagers=villagers)
+
+
+LIGHTS_OFF = tuple(Light(f"slot:{slot}", "off") for slot in SLOTS)
+FANFARE = Sound("fanfare")

@@ -142,7 +142,7 @@ class Dog(Game[DogState]):
             "winner": state.winners[0] if len(state.winners) == 1 else "shared" if state.winners else "nobody",
             "result": state.result or "unfinished",
         }
-        said = Counter(effect.key for effect in effects if type(effect) is Say)
+        said = Counter([effect.key for effect in effects if type(effect) is Say])
         for key in STAT_KEYS:
             stats[key] = said[key]
         stats["winner_dogs"] = max(state.dogs, default=0)
@@ -170,6 +170,58 @@ class Dog(Game[DogState]):
             return legal[presses + pick(n - presses)]
         return legal[pick(n)]
 
+    def random_step(self, state: DogState,
+                    pick: Callable[[int], int]) -> tuple[Input, tuple[ChanceRequest, ...]] | None:
+        """`random_input` over `legal_inputs`, and `validate` of its choice, in one call: the
+        same input from the same picks, and the chance it needs (a roll's dice; nothing else draws).
+        Every input made here is one the phase lists as legal, so its check has nothing to refuse
+        (test_dog_simulate checks it against the contract's default, state by state)."""
+        phase = state.phase
+        if phase == TURN:
+            if state.must_roll:
+                return ROLL_STEP
+            legal = _turn_choices(state.hands[state.current], state.bonfire)
+            if len(legal) == 1 or pick(6):  # roll five times in six
+                return ROLL_STEP
+            return legal[2 + pick(len(legal) - 2)], ()
+        if phase == TAKE:
+            offers = state.offers
+            return _take_choices(state.teams[state.current], offers)[2 + pick(len(offers))], ()
+        if phase == VICTIM:
+            # [victims' buttons..., steal:<victim>:<colour>...]: at least one of each, so a choice
+            choices = _steal_choices(state)
+            return choices[pick(len(choices))], ()
+        if phase == STEAL:
+            offers = state.offers
+            return (_STEAL_CHOICES[offers[pick(len(offers))]], ()) if offers else ROLLED_OK
+        if phase == EXCHANGE:
+            return ROLLED_OK
+        return super().random_step(state, pick)
+
+    def simulation_step(self, state: DogState, pick: Callable[[int], int],
+                        draw: Callable[[tuple[ChanceRequest, ...]], Outcomes]) -> tuple[DogState, list[Effect]] | None:
+        """`random_step`, then `apply`, in one call: the same picks in the same order, the input
+        made by calling the function `apply` would dispatch it to (a roll: `rolled_row`; a take:
+        `take`; a theft: `steal`; an exchange: `exchange`). test_dog_simulate checks it against
+        the contract's default, state by state."""
+        phase = state.phase
+        if phase == TURN:
+            if not state.must_roll:
+                legal = _turn_choices(state.hands[state.current], state.bonfire)
+                if len(legal) > 1 and not pick(6):  # exchange one time in six
+                    return _exchange(state, _EXCHANGE_OF[legal[2 + pick(len(legal) - 2)]])
+            outcomes = draw(_ROLL)
+            return _rolled_row(state, _ROLL_TABLE[(outcomes[_DIE_A] * _FACES_B + outcomes[_DIE_B]) * _FACES_C
+                                                  + outcomes[_DIE_C]])
+        if phase == TAKE:
+            offers = state.offers
+            return _take(state, offers[pick(len(offers))])
+        if phase == VICTIM:
+            options = _steal_options(state)  # (victim, colour) of each steal:<victim>:<colour> choice
+            victim, colour = options[pick(len(options))]
+            return _steal(state, colour, victim)
+        return super().simulation_step(state, pick, draw)
+
     def demo_options(self) -> dict[str, Any]:
         return {}
 
@@ -177,6 +229,16 @@ class Dog(Game[DogState]):
         return demo.demo_input(self, state, step)
 
 
+ROLL_STEP = (phases.PRESS_OK, phases.ROLL)  # roll the dice: OK, and the three dice to draw
+ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
+ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
+_turn_choices, _take_choices = phases.turn_choices, phases.take_choices
+_exchange, _rolled_row, _take, _steal = phases.exchange, phases.rolled_row, phases.take, phases.steal
+_ROLL, _ROLL_TABLE, _FACES_B, _FACES_C = phases.ROLL, phases.ROLL_TABLE, phases.FACES_B, phases.FACES_C
+_DIE_A, _DIE_B, _DIE_C, _steal_options = phases.DIE_A, phases.DIE_B, phases.DIE_C, phases.steal_options
+# an exchange choice -> its exchange
+_EXCHANGE_OF: dict[Input, str] = {choice: name for name, choice in phases.EXCHANGE_CHOICES.items()}
+_steal_choices, _STEAL_CHOICES = phases.steal_choices, phases.STEAL_CHOICES
 CYCLING = frozenset((TAKE, STEAL, EXCHANGE))  # legal inputs: [team button (next offer), OK, choices...]
 _LEGAL = {name: row.legal for name, row in PHASES.items() if row.legal is not None}
 _CHECK = {name: row.check for name, row in PHASES.items()}

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,25 +12,17 @@ from typing import Any
 import pytest
 
 from device.box.config import Settings
-from device.network.mqtt.broker import Broker, start_broker
-from device.network.mqtt.link import MqttLink
+from device.network.mqtt.broker import Broker
 from device.simulation.simbox import SimBox
 from device.simulation.testing import make_box
+from tests.support.broker import broker, link_box
+from tests.support.chromium import ARGS, CHROMIUM, SHOWN_MS
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+__all__ = ["broker", "browser", "table"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "dashboard"
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 _ids = itertools.count(1)
-
-
-@pytest.fixture(scope="session")
-def ws_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
-    b = start_broker(tmp_path_factory.mktemp("mosquitto-ws"))
-    yield b
-    b.stop()
 
 
 @pytest.fixture(scope="module")
@@ -55,12 +46,7 @@ class Table:
         self.box: SimBox = make_box(tmp_path / box_id, game=game, options=options,
                                     settings=Settings(box_id=box_id, game=game))
         self.box_id = box_id
-        page = {"ws_url": f"ws://127.0.0.1:{broker.ws_port}", "username": "dashboard",
-                "password": broker.passwords["dashboard"]}
-        self.link = MqttLink(self.box.service, host="127.0.0.1", port=broker.port, username="box",
-                             password=broker.passwords["box"], http_port=0, page_config=page,
-                             reconnect=(1, 1)).start()
-        assert self.link.connection.wait_connected(5)
+        self.link = link_box(self.box, broker, page=True, reconnect=(1, 1))
         assert self.link.http is not None
         self.url = f"http://127.0.0.1:{self.link.http.port}/"
 
@@ -79,11 +65,11 @@ class Table:
 
 
 @pytest.fixture
-def table(tmp_path: Path, ws_broker: Broker) -> Iterator[Callable[..., Table]]:
+def table(tmp_path: Path, broker: Broker) -> Iterator[Callable[..., Table]]:
     made: list[Table] = []
 
-    def make(game: str, options: dict[str, Any] | None = None, broker: Broker | None = None) -> Table:
-        t = Table(tmp_path, broker or ws_broker, game, options, f"dash-{game}-{next(_ids)}")
+    def make(game: str, options: dict[str, Any] | None = None, own_broker: Broker | None = None) -> Table:
+        t = Table(tmp_path, own_broker or broker, game, options, f"dash-{game}-{next(_ids)}")
         made.append(t)
         return t
 
@@ -95,11 +81,11 @@ def table(tmp_path: Path, ws_broker: Broker) -> Iterator[Callable[..., Table]]:
 def open_page(browser: Any, url: str, viewport: dict[str, int], state: str = "live") -> Any:
     page = browser.new_page(viewport=viewport)
     page.goto(url)
-    page.wait_for_selector(f"#status[data-state={state}]", timeout=5000)
+    page.wait_for_selector(f"#status[data-state={state}]", timeout=SHOWN_MS)
     return page
 
 
-def synced(page: Any, table: Table, timeout: float = 3000) -> None:
+def synced(page: Any, table: Table, timeout: float = SHOWN_MS) -> None:
     """Wait until the page shows the state the box published last."""
     seq = table.state_seq()
     page.wait_for_function("seq => Number(document.body.dataset.seq || -1) >= seq", arg=seq, timeout=timeout)

@@ -16,6 +16,8 @@ from device.network.mqtt.broker import start_broker
 from games.registry import game_ids, load_game
 from tests.dashboard.conftest import PHONE, TV, open_page, shot, synced
 from tests.dashboard.drive import game_or_skip, give, play, start
+from tests.support.broker import CONNECT_WAIT
+from tests.support.chromium import SHOWN_MS
 
 AXE_RULES = {"color-contrast", "label", "image-alt", "svg-img-alt", "role-img-alt", "aria-input-field-name",
              "button-name", "link-name", "select-name", "frame-title", "document-title", "html-has-lang"}
@@ -100,8 +102,8 @@ def test_a_whole_game_fits_the_tv_and_reads_on_a_phone(game_id: str, table, brow
         lines = tv.locator("#log li").all_text_contents()
         assert lines, "the game log is drawn"
         tv.reload()
-        tv.wait_for_selector("#status[data-state=live]", timeout=5000)
-        tv.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=len(lines), timeout=3000)
+        tv.wait_for_selector("#status[data-state=live]", timeout=SHOWN_MS)
+        tv.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=len(lines), timeout=SHOWN_MS)
         assert tv.locator("#log li").all_text_contents() == lines
         assert steps > 0
     finally:
@@ -121,7 +123,7 @@ def test_the_log_survives_a_broker_restart(table, browser, tmp_path) -> None:
         pytest.skip("no installed game is on the game contract yet")
     broker = start_broker(tmp_path / "own-broker")
     try:
-        t = table(games[0], broker=broker)
+        t = table(games[0], own_broker=broker)
         page = open_page(browser, t.url, TV)
         start(t.box, games[0])
         session = t.box.session
@@ -133,16 +135,17 @@ def test_the_log_survives_a_broker_restart(table, browser, tmp_path) -> None:
             inp = session.game.demo_input(state, step) or session.game.legal_inputs(state)[0]
             give(t.box, inp)
         synced(page, t)
-        page.wait_for_function("document.querySelectorAll('#log li').length > 0", timeout=3000)
+        page.wait_for_function("document.querySelectorAll('#log li').length > 0", timeout=SHOWN_MS)
         lines = page.locator("#log li").all_text_contents()
         broker.stop()
-        page.wait_for_selector("#status[data-state=noconn]", timeout=8000)
+        page.wait_for_selector("#status[data-state=noconn]", timeout=SHOWN_MS)
         broker.start()
-        assert t.link.connection.wait_connected(10)
-        page.wait_for_selector("#status[data-state=live]", timeout=10000)
+        assert t.link.connection.wait_connected(CONNECT_WAIT)
+        page.wait_for_selector("#status[data-state=live]", timeout=SHOWN_MS)
         page.reload()
-        page.wait_for_selector("#status[data-state=live]", timeout=5000)
-        page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=len(lines), timeout=5000)
+        page.wait_for_selector("#status[data-state=live]", timeout=SHOWN_MS)
+        page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=len(lines),
+                               timeout=SHOWN_MS)
         assert page.locator("#log li").all_text_contents() == lines
         page.close()
     finally:
@@ -166,7 +169,7 @@ def test_a_team_page_open_across_a_game_change_shows_the_new_game(table, browser
     page = open_page(browser, t.team_url(team), PHONE)
     try:
         synced(page, t)
-        page.wait_for_function("g => document.body.dataset.game === g", arg=first, timeout=3000)
+        page.wait_for_function("g => document.body.dataset.game === g", arg=first, timeout=SHOWN_MS)
         seen: list[tuple[str, str]] = []  # (the table's game, the private view's game) whenever shown
         page.expose_function("sawPrivate", lambda table_game, view_game: seen.append((table_game, view_game)))
         page.evaluate("""() => new MutationObserver(() => {
@@ -180,9 +183,9 @@ def test_a_team_page_open_across_a_game_change_shows_the_new_game(table, browser
         synced(page, t)
         new = t.box.session
         assert new is not None
-        page.wait_for_function("g => document.body.dataset.game === g", arg=second, timeout=3000)
+        page.wait_for_function("g => document.body.dataset.game === g", arg=second, timeout=SHOWN_MS)
         if team in new.game.teams(new.state):
-            page.wait_for_selector(f"#private[data-game={second}]", timeout=3000)
+            page.wait_for_selector(f"#private[data-game={second}]", timeout=SHOWN_MS)
         else:
             time.sleep(0.3)
             assert page.locator("#private").is_hidden()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,9 +13,11 @@ import pytest
 
 from device.network.mqtt.broker import Broker, start_broker
 from device.network.mqtt.http import DashboardServer
-from device.network.mqtt.probe import Probe
 from games import widgets as w
 from tests.dashboard.conftest import PHONE, TV, open_page, shot
+from tests.support.broker import Probe
+from tests.support.chromium import SHOWN_MS
+from tests.support.wait import until
 
 _ids = itertools.count(1)
 
@@ -32,9 +33,7 @@ class Stage:
         self.http = DashboardServer(0, config, host="127.0.0.1").start()
         self.url = f"http://127.0.0.1:{self.http.port}/"
         self.box = Probe(broker.port, "box", broker.passwords["box"], ())
-        deadline = time.monotonic() + 5
-        while not self.box.client.is_connected() and time.monotonic() < deadline:
-            time.sleep(0.01)
+        until(self.box.client.is_connected)
 
     def publish(self, topic: str, payload: Any, retain: bool = True) -> None:
         data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
@@ -48,11 +47,11 @@ class Stage:
 
 
 @pytest.fixture
-def stage(ws_broker: Broker) -> Iterator[Any]:
+def stage(broker: Broker) -> Iterator[Any]:
     made: list[Stage] = []
 
     def make(**kw: Any) -> Stage:
-        s = Stage(ws_broker, **kw)
+        s = Stage(broker, **kw)
         made.append(s)
         return s
 
@@ -95,7 +94,7 @@ def test_every_widget_kind_is_drawn_from_the_view(stage, browser) -> None:
     s.publish("state", state(view))
     page = open_page(browser, s.url, TV)
     try:
-        page.wait_for_selector("#widgets [data-kind=banner]", timeout=3000)
+        page.wait_for_selector("#widgets [data-kind=banner]", timeout=SHOWN_MS)
         kinds = page.locator("#widgets > [data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")
         assert kinds == [x["kind"] for x in view["widgets"]]
         assert page.locator("#title").text_content() == "Houston · Toy Game"
@@ -120,7 +119,7 @@ def test_every_widget_kind_is_drawn_from_the_view(stage, browser) -> None:
         changed = json.loads(json.dumps(view))
         changed["widgets"][1]["items"][0]["value"] = 11
         s.publish("state", state(changed, seq=2))
-        page.wait_for_selector("[data-kind=counters] .cell.changed", timeout=2000)
+        page.wait_for_selector("[data-kind=counters] .cell.changed", timeout=SHOWN_MS)
         assert page.locator("[data-kind=teams] .changed").count() == 0
         shot(page, "kinds-tv.png")
     finally:
@@ -138,7 +137,7 @@ def test_another_file_can_register_a_kind(stage, browser) -> None:
         n.textContent = '*'.repeat(widget.n); return n; } };""")
     try:
         page.goto(s.url)
-        page.wait_for_selector("[data-kind=sparkle]", timeout=3000)
+        page.wait_for_selector("[data-kind=sparkle]", timeout=SHOWN_MS)
         assert page.locator("[data-kind=sparkle]").text_content() == "***"
         assert page.evaluate("typeof window.HOUSTON_WIDGETS.teams") == "function"  # built-ins kept
     finally:
@@ -151,7 +150,7 @@ def test_a_view_without_widgets_still_shows_title_phase_and_round(stage, browser
     s.publish("state", state({"game": "toy", "title": "Toy Game", "phase": "rolling", "round": 3}))
     page = open_page(browser, s.url, PHONE)
     try:
-        page.wait_for_function("document.getElementById('round').textContent === 'round 3'", timeout=3000)
+        page.wait_for_function("document.getElementById('round').textContent === 'round 3'", timeout=SHOWN_MS)
         assert page.locator("#phase").text_content() == "rolling"
         assert page.locator("#title").text_content() == "Houston · Toy Game"
     finally:
@@ -169,7 +168,7 @@ def test_at_idle_after_choosing_another_game_nothing_of_the_old_one_shows(stage,
     page = open_page(browser, s.url, TV)
     try:
         page.wait_for_function("document.getElementById('title').textContent === 'Houston · Other Game'",
-                               timeout=3000)
+                               timeout=SHOWN_MS)
         assert page.locator("#phase").text_content() == "idle"
         assert page.locator("#round").is_hidden() and page.locator("#turn").is_hidden()
         assert page.locator("#reveal").is_hidden()
@@ -178,20 +177,20 @@ def test_at_idle_after_choosing_another_game_nothing_of_the_old_one_shows(stage,
         page.close()
 
 
-def test_the_clearing_message_empties_an_open_team_page(stage, browser, ws_broker) -> None:
+def test_the_clearing_message_empties_an_open_team_page(stage, browser, broker) -> None:
     s = stage()
     s.publish("availability", b"online")
     s.publish("state", state(every_kind_view()))
     hand = w.cards("Your hand", [{"name": "Wrench", "text": "faces left"}])
     s.publish("team/red", {"schema": 1, "seq": 1, "team": "red",
                            "view": {"game": "toy", "team": "red", "widgets": [hand]}})
-    page = open_page(browser, f"{s.url}?team=red&user=red&pass={ws_broker.passwords['red']}", PHONE)
+    page = open_page(browser, f"{s.url}?team=red&user=red&pass={broker.passwords['red']}", PHONE)
     try:
-        page.wait_for_selector("#private .card-name", timeout=3000)
+        page.wait_for_selector("#private .card-name", timeout=SHOWN_MS)
         assert page.locator("#private .card-text").text_content() == "faces left"
         assert page.locator("#private h2").first.text_content() == "Team Red only"
         s.publish("team/red", b"")  # the box clears the topic
-        page.wait_for_selector("#private", state="hidden", timeout=2000)
+        page.wait_for_selector("#private", state="hidden", timeout=SHOWN_MS)
         assert page.locator("#private .card").count() == 0
         # a view left from another game is never drawn, even if it arrives
         s.publish("team/red", {"schema": 1, "seq": 2, "team": "red",
@@ -202,16 +201,16 @@ def test_the_clearing_message_empties_an_open_team_page(stage, browser, ws_broke
         page.close()
 
 
-def test_a_private_view_without_widgets_reads_as_cards_and_sentences(stage, browser, ws_broker) -> None:
+def test_a_private_view_without_widgets_reads_as_cards_and_sentences(stage, browser, broker) -> None:
     s = stage()
     s.publish("availability", b"online")
     s.publish("state", state(every_kind_view()))
     s.publish("team/red", {"schema": 1, "seq": 1, "team": "red", "view": {
         "game": "toy", "team": "red", "dolphinized": False, "seat": 0, "playing": True, "spacewalk": [],
         "hand": [{"id": "c1", "name": "Wrench", "facing": "left"}]}})
-    page = open_page(browser, f"{s.url}?team=red&user=red&pass={ws_broker.passwords['red']}", PHONE)
+    page = open_page(browser, f"{s.url}?team=red&user=red&pass={broker.passwords['red']}", PHONE)
     try:
-        page.wait_for_selector("#private .card-name", timeout=3000)
+        page.wait_for_selector("#private .card-name", timeout=SHOWN_MS)
         text = page.locator("#private").text_content()
         assert "Wrench" in text and "facing left" in text
         assert "dolphinized" not in text.lower() and "false" not in text.lower() and "Spacewalk" not in text
@@ -229,7 +228,7 @@ def test_offline_box_broker_gone_and_wrong_password_look_different(stage, browse
         opacity = page.evaluate("getComputedStyle(document.querySelector('main')).opacity")
         assert float(opacity) < 0.6  # the whole page dims
         s.publish("availability", b"online")
-        page.wait_for_selector("#status[data-state=live]", timeout=2000)
+        page.wait_for_selector("#status[data-state=live]", timeout=SHOWN_MS)
     finally:
         page.close()
     wrong = stage(password="not-the-password")
@@ -244,7 +243,7 @@ def test_offline_box_broker_gone_and_wrong_password_look_different(stage, browse
     page = browser.new_page(viewport=TV)
     try:
         page.goto(f"{s.url}?ws=ws://127.0.0.1:{port}")
-        page.wait_for_selector("#status[data-state=noconn]", timeout=8000)
+        page.wait_for_selector("#status[data-state=noconn]", timeout=SHOWN_MS)
         assert page.locator("#status").text_content().startswith("no connection to the broker since ")
     finally:
         page.close()
@@ -260,7 +259,7 @@ def test_no_favicon_404_and_no_console_errors(stage, browser) -> None:
     page.on("pageerror", lambda e: failures.append(str(e)))
     try:
         page.goto(s.url)
-        page.wait_for_selector("#widgets [data-kind=teams]", timeout=3000)
+        page.wait_for_selector("#widgets [data-kind=teams]", timeout=SHOWN_MS)
         page.wait_for_timeout(200)
         assert failures == []
         assert page.evaluate("fetch('favicon.svg').then(r => r.status)") == 200

@@ -14,6 +14,8 @@ from device.hardware.panel.lights import Lights
 from device.hardware.voice.clips import ClipCache, VoiceStyle
 from device.hardware.voice.speaker import Mixer, Speaker
 from device.network.mqtt.connection import Connection
+from device.simulation.mock_pins import PIN_STATES_KEPT
+from device.simulation.simbox import SimBox
 from games.core import Light
 
 FLOOD = 20_000
@@ -64,6 +66,24 @@ def test_the_panel_outlet_keeps_a_bounded_change_log():
         lights.close()
     finally:
         factory.reset()
+
+
+def test_a_simulated_box_s_pins_keep_a_bounded_record_of_their_changes(tmp_path):
+    """gpiozero's mock pins append every change to `pin.states` for ever; a simulated box runs for
+    hours (`houston run --sim`, the soak), so its pins keep only the latest changes."""
+    box = SimBox(tmp_path)
+    try:
+        for i in range(FLOOD):
+            box.panel.lights.set("status", "on" if i % 2 else "off")
+        led = box.factory.pin(box.pins.status_led)
+        assert len(led.states) <= PIN_STATES_KEPT <= 1000
+        assert led.states[-1].state == 1.0  # the latest change (on) is kept
+        for _ in range(PIN_STATES_KEPT):
+            box.press("repeat", wait=False)
+        box.service.wait_idle()
+        assert len(box.factory.pin(box.pins.buttons["repeat"]).states) <= PIN_STATES_KEPT
+    finally:
+        box.close()
 
 
 def test_the_notifier_keeps_a_bounded_log():

@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 import cv2
 import numpy as np
@@ -19,6 +18,7 @@ from device.network.mqtt.commands import CommandHandler
 from device.network.mqtt.topics import Topics
 from device.simulation.testing import make_box
 from games.registry import load_game
+from tests.support.lines import Lines
 
 ENV = dict(os.environ, GPIOZERO_PIN_FACTORY="mock", SDL_AUDIODRIVER="dummy", HOUSTON_CONFIG_DIR="")
 
@@ -210,14 +210,15 @@ def test_quitting_on_a_full_disk_is_one_line_and_keeps_the_journal(small_disk):
     data = small_disk / "w"
     proc = subprocess.Popen(
         [sys.executable, "-m", "device.cli", "run", "--sim", "--mute", "--data-dir", str(data)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(ENV, HOUSTON_SIM_TRACE="1"),
     )
+    out, errs = Lines(proc.stdout), Lines(proc.stderr)
     proc.stdin.write("o\no\no\n")
     proc.stdin.flush()
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not (data / "journal.sqlite").exists():
-        time.sleep(0.1)
-    time.sleep(1.0)
+    # the box has taken its three keys (a game started and journaled, two refusals) once it has
+    # printed a trace line for each: only then is the disk filled
+    assert out.wait_for(lambda lines: sum(x.strip().startswith("TRC") for x in lines) >= 3, timeout=120), out.text()
     filler = small_disk / "filler"
     with open(filler, "wb", buffering=0) as f:
         try:
@@ -225,7 +226,11 @@ def test_quitting_on_a_full_disk_is_one_line_and_keeps_the_journal(small_disk):
                 f.write(b"\0" * 4096)
         except OSError:
             pass
-    _out, err = proc.communicate("o\no\nq\n", timeout=60)
+    proc.stdin.write("o\no\nq\n")
+    proc.stdin.close()
+    proc.wait(timeout=120)
+    assert out.wait_closed(30) and errs.wait_closed(30)
+    err = errs.text()
     assert "Traceback" not in err, err
     filler.unlink()
     if proc.returncode != 0:  # the last write was refused: one line says so

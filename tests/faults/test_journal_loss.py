@@ -3,9 +3,14 @@ says so; and little ever lives only in the WAL (issue 12, defect 4)."""
 
 import os
 import shutil
+import sqlite3
+import time
 
-from device.box.journal import journal_path
+from device.box.jobs import InputJob
+from device.box.journal import UNSETTLED_MAX, journal_path
+from device.box.service import SETTLE_IDLE_SECONDS
 from device.simulation.crash_bench import table_options
+from device.simulation.simbox import SimBox
 from device.simulation.testing import make_box
 from games.core import digest
 
@@ -19,13 +24,47 @@ def step(box):
     box.submit(session.game.random_input(session.state, legal, lambda n: 0))
 
 
-def test_the_wal_is_folded_in_after_every_commit(tmp_path):
+def entries_in_main_file(tmp_path, copy_to):
+    """The entries the journal's main file holds on its own (as after losing the whole WAL)."""
+    copy_to.mkdir()
+    shutil.copy(journal_path(tmp_path), copy_to / "journal.sqlite")
+    conn = sqlite3.connect(copy_to / "journal.sqlite")
+    try:
+        return conn.execute("SELECT COUNT(*) FROM entries").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_the_wal_is_folded_in_when_the_box_is_quiet(tmp_path):
     box = make_box(tmp_path, GAME, table_options(GAME))
     try:
-        for _ in range(5):
+        for n in range(1, 6):
             step(box)
-            wal = journal_path(tmp_path).with_name("journal.sqlite-wal")
-            assert not wal.exists() or wal.stat().st_size == 0
+            deadline = time.monotonic() + 5
+            while box.journal.unsettled and time.monotonic() < deadline:
+                time.sleep(SETTLE_IDLE_SECONDS)
+            box.service.wait_idle()
+            assert entries_in_main_file(tmp_path, tmp_path / f"copy{n}") == n
+    finally:
+        box.close()
+
+
+def test_in_a_burst_at_most_a_bounded_number_of_entries_live_only_in_the_wal(tmp_path):
+    box = SimBox(tmp_path, game=GAME, start=False)  # no loop, so no quiet moment: only the bound
+    try:
+        box.service.resume()
+        box.service.start_game(GAME, table_options(GAME))
+        seen = []
+        for _ in range(3 * UNSETTLED_MAX):
+            session = box.session
+            if session is None:
+                break
+            legal = session.game.legal_inputs(session.state)
+            box.service.handle(InputJob(session.game.random_input(session.state, legal, lambda n: 0)))
+            seen.append(box.journal.unsettled)
+        assert len(seen) > UNSETTLED_MAX and max(seen) == UNSETTLED_MAX - 1
+        entries = box.journal.count(box.service.record.id)
+        assert entries_in_main_file(tmp_path, tmp_path / "copy") >= entries - (UNSETTLED_MAX - 1)
     finally:
         box.close()
 

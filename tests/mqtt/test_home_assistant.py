@@ -34,12 +34,11 @@ import yaml
 from device.box.config import Settings
 from device.network.mqtt.broker import Broker
 from device.network.mqtt.discovery import device_name
-from device.network.mqtt.link import MqttLink
-from device.network.mqtt.probe import Probe
 from device.simulation.testing import make_box
 from games.registry import game_ids, load_game
 from games.session import Session
 from tests.dashboard.drive import play, start
+from tests.support.broker import CONNECT_WAIT, Probe, link_box
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mqtt.md"
 _env = jinja2.Environment(undefined=jinja2.Undefined)
@@ -232,15 +231,9 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
         mine = [f for f in ha.fired if f[0] == automation["alias"]]
         return [f[3] for f in mine if all(condition_holds(f, c) for c in conditions)]
 
-    def make_link(box: Any) -> MqttLink:
-        link = MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
-                        password=broker.passwords["box"], reconnect=(1, 1)).start()
-        assert link.connection.wait_connected(5)
-        return link
-
     listener = Listener(broker, box_id, ha)
     box = make_box(tmp_path / "box", game=game_id, settings=Settings(box_id=box_id, game=game_id))
-    link = make_link(box)
+    link = link_box(box, broker, reconnect=(1, 1))
     try:
         listener.pump()
         slug_id = slug(device_name(box_id))
@@ -275,7 +268,7 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
         listener.pump()
         ha.connection_lost()
         broker.start()
-        assert link.connection.wait_connected(10)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         listener.close()
         listener = Listener(broker, box_id, ha)
         listener.pump(0.6)
@@ -288,7 +281,7 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
         listener.pump()
         assert ha.states(f"sensor.{slug_id}_phase") == "unavailable"
         box = make_box(tmp_path / "box", game=game_id, settings=Settings(box_id=box_id, game=game_id))
-        link = make_link(box)
+        link = link_box(box, broker, reconnect=(1, 1))
         listener.pump(0.6)
         assert len(game_overs()) == finished, "a box restart replayed a game over"
         assert ha.states(f"sensor.{slug_id}_winner") == (", ".join(w.capitalize() for w in winners) or "unknown")

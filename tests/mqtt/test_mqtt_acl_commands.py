@@ -8,13 +8,13 @@ import threading
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from device.network.mqtt.probe import Probe
+from tests.support.broker import Probe
 
 OPTIONS = {"teams": ["red", "blue", "green"]}
 
 
 def _reply(probe: Probe, topic: str, start: int = 0) -> dict:
-    message = probe.wait_for(lambda m: m.topic == topic, 3, start)
+    message = probe.wait_for(lambda m: m.topic == topic, start=start)
     assert message is not None, f"no reply on {topic}"
     return message.json()
 

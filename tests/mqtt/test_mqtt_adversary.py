@@ -9,9 +9,9 @@ import json
 
 from device.box.commands import COMMANDS
 from device.box.secrecy import hidden_strings
-from device.network.mqtt.probe import Probe
 from device.simulation.crash_bench import table_options
 from games.core import Choose, Press
+from tests.support.broker import Probe
 
 TEAMS = ("red", "blue", "green", "yellow", "purple", "white")
 OPTIONS = {"teams": ["red", "blue", "green"]}
@@ -92,7 +92,7 @@ def test_clean_commands_still_work_for_their_sender_only(linked, probes) -> None
         else ("choose", {"option": inp.option})
     topic = link.topics.command(name, user="red")
     red.publish(topic, json.dumps(payload))
-    assert red.wait_for(lambda m: m.topic == topic + "/reply", 5).json()["status"] == "ok"
+    assert red.wait_for(lambda m: m.topic == topic + "/reply").json()["status"] == "ok"
     assert len(entries(box)) == 1
     box.service.wait_idle()
     assert blue.wait_for(lambda m: m.topic.endswith("/reply"), 0.5) is None
@@ -106,6 +106,6 @@ def test_a_refusal_about_an_unseen_card_says_only_not_now(linked, probes) -> Non
     admin = probes("admin", ("#",))
     topic = link.topics.command("scan", admin=True)
     admin.publish(topic, json.dumps({"card": card}))  # not the card the deal expects: refused
-    reply = admin.wait_for(lambda m: m.topic == topic + "/reply", 5).json()
+    reply = admin.wait_for(lambda m: m.topic == topic + "/reply").json()
     assert reply["status"] == "error"
     assert reply["error"] == "not_expected" and reply["message"] == "Not now.", reply

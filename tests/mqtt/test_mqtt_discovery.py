@@ -5,12 +5,11 @@ MQTT Sensor, MQTT Event, MQTT Button, MQTT Select, and the shared entity and dev
 
 from __future__ import annotations
 
-import time
-
 import jinja2
 
 from device.network.mqtt.discovery import RESULT_TYPES, STATUS_TOPIC, device_name, discovery_messages
 from device.network.mqtt.topics import Topics
+from tests.support.wait import until
 
 # Keys Home Assistant's MQTT integration accepts (its docs: MQTT sensor, MQTT event, shared entity options).
 COMMON = {
@@ -80,7 +79,7 @@ def test_discovery_is_retained_and_republished_when_home_assistant_comes_online(
     ha.publish(STATUS_TOPIC, b"online")  # Home Assistant restarted: its birth message
     again = set()
     while again != expected:
-        message = ha.wait_for(lambda m: m.topic in expected - again, 3, start)
+        message = ha.wait_for(lambda m: m.topic in expected - again, start=start)
         assert message is not None, f"missing {expected - again}"
         again.add(message.topic)
         assert not message.retain  # delivered live, i.e. published again just now
@@ -97,13 +96,8 @@ def test_home_assistant_buttons_and_select_drive_the_box_through_the_acl(linked,
     other_id, other_title = next((g, t) for g, t in games if g != box.service.selected)
     payload = jinja2.Environment().from_string(select["command_template"]).render(value=other_title)
     ha.publish(select["command_topic"], payload.encode())
-    deadline = time.monotonic() + 3
-    while box.service.selected != other_id and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert box.service.selected == other_id
+    assert until(lambda: box.service.selected == other_id), box.service.selected
     start = configs[f"homeassistant/button/{link.topics.box}/start/config"]
     ha.publish(start["command_topic"], start["payload_press"].encode())
-    deadline = time.monotonic() + 3
-    while box.service.session is None and time.monotonic() < deadline:
-        time.sleep(0.02)
+    until(lambda: box.service.session is not None)
     assert box.service.session is not None and box.service.session.game.info.id == other_id

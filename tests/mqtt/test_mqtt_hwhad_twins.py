@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from device.network.mqtt.probe import Probe
 from device.simulation.simbox import SimBox
 from games.core import Chance, ChanceRequest, Input, Press, Scan, Shuffle, to_data
 from games.registry import load_game
 from games.session import Session
+from tests.support.broker import Probe
 
 DECK_GAMES = ["hwhad"]  # the twin-swap proof needs a deal of interchangeable cards
 TEAMS = ["red", "blue", "green", "yellow"]
@@ -186,9 +186,9 @@ def all_delivered(probe: Probe, box: SimBox) -> None:
     if last.events:
         want = {**last.events[-1], "seq": last.seq}
         match = probe.wait_for(lambda m: m.topic.endswith("/events") and
-                               {k: v for k, v in m.json().items() if k != "schema"} == want, 3)
+                               {k: v for k, v in m.json().items() if k != "schema"} == want)
     else:
-        match = probe.wait_for(lambda m: m.topic.endswith("/state") and m.json()["seq"] == last.seq, 3)
+        match = probe.wait_for(lambda m: m.topic.endswith("/state") and m.json()["seq"] == last.seq)
     assert match is not None
 
 
@@ -254,7 +254,7 @@ def test_hidden_deal_changes_nothing_public(game_id: str, linked, probes) -> Non
     for dash, red, box in ((dash_a, red_a, box_a), (dash_b, red_b, box_b)):  # all delivered
         all_delivered(dash, box)
         view = box.service.team_views()["red"]
-        assert red.wait_for(lambda m, v=view: m.json()["view"] == v, 3)
+        assert red.wait_for(lambda m, v=view: m.json()["view"] == v)
     stream_a = before_reveal(public_stream(dash_a, link_a.topics.box))
     stream_b = before_reveal(public_stream(dash_b, link_b.topics.box))
     assert len(stream_a) > 50

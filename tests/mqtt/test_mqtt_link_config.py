@@ -10,6 +10,7 @@ from device.box.config import Settings, load_settings
 from device.network.mqtt.broker import free_port
 from device.network.mqtt.link import start_mqtt
 from device.simulation.testing import make_box
+from tests.support.broker import CONNECT_WAIT, DELIVERED
 
 
 def test_disabled_mqtt_returns_none_and_adds_no_outlet(tmp_path: Path) -> None:
@@ -38,7 +39,7 @@ def test_enabled_link_connects_with_a_password_file_and_serves_the_dashboard(tmp
     link = start_mqtt(settings, box.service)
     assert link is not None
     try:
-        assert link.connection.wait_connected(5)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         assert link.outlet in box.service.outlets
         dash = probes("dashboard", ("houston/configured/#",))
         state = dash.wait_for(lambda m: m.topic == "houston/configured/state")
@@ -46,12 +47,12 @@ def test_enabled_link_connects_with_a_password_file_and_serves_the_dashboard(tmp
         assert link.http is not None
         assert link.http.port == settings.mqtt["http_port"]
         base = f"http://127.0.0.1:{link.http.port}/"
-        config = json.load(urllib.request.urlopen(base + "config.json", timeout=3))
+        config = json.load(urllib.request.urlopen(base + "config.json", timeout=DELIVERED))
         assert config == {"box": "configured", "ws_url": f"ws://127.0.0.1:{broker.ws_port}",
                           "username": "dashboard", "password": broker.passwords["dashboard"]}
-        page = urllib.request.urlopen(base, timeout=3).read().decode()
+        page = urllib.request.urlopen(base, timeout=DELIVERED).read().decode()
         assert "vendor/mqtt.min.js" in page and "dashboard.js" in page
-        assert urllib.request.urlopen(base + "vendor/mqtt.min.js", timeout=3).status == 200
+        assert urllib.request.urlopen(base + "vendor/mqtt.min.js", timeout=DELIVERED).status == 200
     finally:
         link.stop()
         box.close()

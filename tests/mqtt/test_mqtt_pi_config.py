@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 from device.network.mqtt.broker import REPO_ACL, free_port
+from tests.support.wait import until
 
 CONF = REPO_ACL.parent / "houston.conf"
 
@@ -30,11 +30,8 @@ def test_pi_config_starts_both_listeners_with_auth_and_acl(tmp_path: Path) -> No
     process = subprocess.Popen(["mosquitto", "-c", str(tmp_path / "houston.conf")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        deadline = time.monotonic() + 5
-        while not (_open(mqtt) and _open(ws)):
-            assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        assert until(lambda: (_open(mqtt) and _open(ws)) or process.poll() is not None)
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
     finally:
         process.terminate()
         process.wait(5)

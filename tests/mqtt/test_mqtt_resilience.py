@@ -9,9 +9,10 @@ from pathlib import Path
 from device.box.config import Settings
 from device.network.mqtt.broker import Broker
 from device.network.mqtt.link import MqttLink
-from device.network.mqtt.probe import Probe
 from device.simulation.simbox import SimBox
 from device.simulation.testing import make_box
+from tests.support.broker import CONNECT_WAIT, Probe
+from tests.support.wait import until
 
 TEAMS = ["red", "blue", "green"]
 
@@ -31,11 +32,8 @@ def _deal(box: SimBox, cards: int) -> None:
         box.scan(box.session.state.stack[0])
 
 
-def _wait_connects(link: MqttLink, n: int, timeout: float) -> float:
-    deadline = time.monotonic() + timeout
-    while link.connection.connects < n:
-        assert time.monotonic() < deadline, "the box did not reconnect"
-        time.sleep(0.005)
+def _wait_connects(link: MqttLink, n: int) -> float:
+    assert until(lambda: link.connection.connects >= n, every=0.005), "the box did not reconnect"
     return time.perf_counter()
 
 
@@ -46,7 +44,7 @@ def test_broker_restart_mid_game_republishes_within_two_seconds(tmp_path: Path) 
     box = _box(tmp_path, "resilient")
     link = _link(box, broker)
     try:
-        assert link.connection.wait_connected(5)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         box.press("ok")
         _deal(box, 3)
         broker.stop()  # retained messages die with it (persistence false)
@@ -54,7 +52,7 @@ def test_broker_restart_mid_game_republishes_within_two_seconds(tmp_path: Path) 
         assert box.session.state.deck and len(box.session.state.stack) == len(box.session.state.deck) - 7
         assert box.errors == []
         broker.start()
-        reconnected = _wait_connects(link, 2, 20)
+        reconnected = _wait_connects(link, 2)
         screens = {user: Probe(broker.port, user, broker.passwords[user]) for user in ("dashboard", *TEAMS)}
         try:
             dash = screens["dashboard"]
@@ -88,7 +86,7 @@ def test_box_starts_without_a_broker_and_connects_when_it_appears(tmp_path: Path
         box.press("ok")
         _deal(box, 2)
         broker.start()
-        assert link.connection.wait_connected(10)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         probe = Probe(broker.port, "dashboard", broker.passwords["dashboard"])
         try:
             state = probe.wait_for(lambda m: m.topic == link.topics.state)
@@ -106,15 +104,15 @@ def test_lost_connection_sends_the_will_and_clean_stop_says_offline(tmp_path: Pa
     link = _link(box, broker)
     probe = Probe(broker.port, "dashboard", broker.passwords["dashboard"], ("houston/willing/availability",))
     try:
-        assert link.connection.wait_connected(5)
+        assert link.connection.wait_connected(CONNECT_WAIT)
         assert probe.wait_for(lambda m: m.payload == b"online") is not None
         start = probe.mark()
         link.connection.client.socket().shutdown(socket.SHUT_RDWR)  # the network vanishes, no DISCONNECT
-        assert probe.wait_for(lambda m: m.payload == b"offline", 5, start) is not None  # the broker's will
-        assert probe.wait_for(lambda m: m.payload == b"online", 5, start) is not None  # back by itself
+        assert probe.wait_for(lambda m: m.payload == b"offline", start=start) is not None  # the broker's will
+        assert probe.wait_for(lambda m: m.payload == b"online", start=start) is not None  # back by itself
         start = probe.mark()
         link.stop()
-        assert probe.wait_for(lambda m: m.payload == b"offline", 3, start) is not None  # said before leaving
+        assert probe.wait_for(lambda m: m.payload == b"offline", start=start) is not None  # said before leaving
     finally:
         probe.close()
         box.close()
@@ -135,16 +133,10 @@ def test_an_exception_in_a_callback_does_not_kill_the_network_thread(broker: Bro
     conn.start()
     admin = Probe(broker.port, "admin", broker.passwords["admin"], ())
     try:
-        deadline = time.monotonic() + 5
-        while conn.connects < 1:  # subscribed
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
+        assert until(lambda: conn.connects >= 1)  # subscribed
         admin.publish("houston/guard/cmd/admin/x", b"boom")
         admin.publish("houston/guard/cmd/admin/x", b"after")
-        deadline = time.monotonic() + 3
-        while seen != [b"boom", b"after"]:
-            assert time.monotonic() < deadline, seen
-            time.sleep(0.01)
+        assert until(lambda: seen == [b"boom", b"after"]), seen
         assert conn.client.is_connected()
     finally:
         admin.close()

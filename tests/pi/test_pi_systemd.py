@@ -26,6 +26,7 @@ UNIT = ROOT / "systemd" / "houston.service"
 # systemd-analyze security scores exposure 0.0-10.0; --threshold takes tenths. The unit scores 1.4
 # (devices, the local network and supplementary groups are needed); 15 fails any real weakening.
 SECURITY_THRESHOLD = 15
+STARTUP = 120  # seconds a box may take to start or stop (it ends the wait as soon as it has)
 
 
 @pytest.fixture
@@ -133,12 +134,12 @@ def test_houston_run_notifies_ready_pings_the_watchdog_and_stops_cleanly_on_sigt
         env=_env(path), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        msgs = drain(sock, time.monotonic() + 20, lambda m: sum(x == "WATCHDOG=1" for x in m) >= 2
+        msgs = drain(sock, time.monotonic() + STARTUP, lambda m: sum(x == "WATCHDOG=1" for x in m) >= 2
                      and any(x.startswith("READY=1") for x in m))
         assert any(m.startswith("READY=1") for m in msgs), (msgs, proc.stderr.read() if proc.poll() else "")
         assert msgs.count("WATCHDOG=1") >= 2
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=15)
+        out, err = proc.communicate(timeout=STARTUP)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -160,7 +161,7 @@ def test_houston_run_notifies_ready_pings_the_watchdog_and_stops_cleanly_on_sigt
 @pytest.mark.skipif(shutil.which("mosquitto") is None, reason="mosquitto not installed")
 def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_path, notify_socket):
     from device.network.mqtt.broker import start_broker
-    from device.network.mqtt.probe import Probe
+    from tests.support.broker import Probe
 
     sock, path = notify_socket
     broker = start_broker(tmp_path / "broker")
@@ -175,19 +176,19 @@ def test_sigterm_publishes_offline_after_an_acknowledged_press_is_journaled(tmp_
         env=_env(path), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
-        assert any(m.startswith("READY=1") for m in drain(sock, time.monotonic() + 20,
+        assert any(m.startswith("READY=1") for m in drain(sock, time.monotonic() + STARTUP,
                                                          lambda m: any(x.startswith("READY") for x in m)))
-        online = probe.wait_for(lambda m: m.payload == b"online", timeout=10)
+        online = probe.wait_for(lambda m: m.payload == b"online")
         assert online is not None, broker.log()
         for button in ("ok", "red"):  # OK starts the game, red takes the first place: each acknowledged
             mark = probe.mark()
             probe.publish("houston/pitest/cmd/admin/press", json.dumps({"button": button}))
-            reply = probe.wait_for(lambda m: m.topic.endswith("/reply"), timeout=5, start=mark)
+            reply = probe.wait_for(lambda m: m.topic.endswith("/reply"), start=mark)
             assert reply is not None and reply.json()["status"] == "ok"
         mark = probe.mark()
         proc.send_signal(signal.SIGTERM)
-        offline = probe.wait_for(lambda m: m.payload == b"offline", timeout=10, start=mark)
-        _, err = proc.communicate(timeout=15)
+        offline = probe.wait_for(lambda m: m.payload == b"offline", start=mark)
+        _, err = proc.communicate(timeout=STARTUP)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -1,6 +1,6 @@
 """Fixtures for the sixth-game test: the toy game installed from a temporary folder (and removed
-after), one real Mosquitto with WebSockets. (Chromium runs in a process of its own: Playwright's
-sync API allows one instance per process, and the dashboard tests hold it.)"""
+after), one real Mosquitto with WebSockets (tests/support/broker.py). (Chromium runs in a process
+of its own: Playwright's sync API allows one instance per process, and the dashboard tests hold it.)"""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from device.network.mqtt.broker import Broker, start_broker
 from games import registry
+from tests.support.broker import broker
+
+__all__ = ["broker", "toy_dir"]
 
 TOY_SOURCE = Path(__file__).resolve().parent / "toygame"
 
@@ -33,9 +35,3 @@ def toy_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
             del sys.modules[name]
         registry.refresh()
 
-
-@pytest.fixture(scope="module")
-def ws_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
-    b = start_broker(tmp_path_factory.mktemp("mosquitto-sixth"))
-    yield b
-    b.stop()

@@ -24,12 +24,12 @@ from device.box.chance import SeededDrawer
 from device.box.config import Settings
 from device.network.mqtt.broker import Broker
 from device.network.mqtt.link import MqttLink
-from device.network.mqtt.probe import Probe
 from device.simulation.simbox import SimBox
 from device.simulation.testing import SecretPublished, make_box, play_watching_secrets
 from games.catalog import BADGES, card_name, deck_cards
 from games.core import digest
 from games.registry import game_ids, load_game
+from tests.support.broker import Probe, link_box
 
 GAME_ID = "toygame"
 REPO = Path(__file__).resolve().parents[2]
@@ -114,12 +114,7 @@ def test_houston_simulate_plays_it_reproducibly(toy_dir: Path) -> None:
 def _linked(tmp_path: Path, broker: Broker, box_id: str, **kw: Any) -> tuple[SimBox, MqttLink]:
     box = make_box(tmp_path / box_id, game=GAME_ID, options=load_game(GAME_ID).simulation_options(3),
                    settings=Settings(box_id=box_id, game=GAME_ID), **kw)
-    page = {"ws_url": f"ws://127.0.0.1:{broker.ws_port}", "username": "dashboard",
-            "password": broker.passwords["dashboard"]}
-    link = MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
-                    password=broker.passwords["box"], http_port=0, page_config=page).start()
-    assert link.connection.wait_connected(5)
-    return box, link
+    return box, link_box(box, broker, page=True)
 
 
 def _public_probe(broker: Broker, link: MqttLink) -> Probe:
@@ -127,12 +122,12 @@ def _public_probe(broker: Broker, link: MqttLink) -> Probe:
                  (f"houston/{link.topics.box}/#", "homeassistant/#"))
 
 
-def test_no_secret_of_it_is_ever_published(toy_dir: Path, tmp_path: Path, ws_broker: Broker) -> None:
+def test_no_secret_of_it_is_ever_published(toy_dir: Path, tmp_path: Path, broker: Broker) -> None:
     game = load_game(GAME_ID)
     seen = 0
     for seed in (1, 2, 3):
-        box, link = _linked(tmp_path, ws_broker, f"toy-secret-{seed}", drawer=SeededDrawer(random.Random(seed)))
-        probe = _public_probe(ws_broker, link)
+        box, link = _linked(tmp_path, broker, f"toy-secret-{seed}", drawer=SeededDrawer(random.Random(seed)))
+        probe = _public_probe(broker, link)
         try:
             inputs, secrets = play_watching_secrets(game, box, probe, seed)
             assert inputs > 0
@@ -144,13 +139,13 @@ def test_no_secret_of_it_is_ever_published(toy_dir: Path, tmp_path: Path, ws_bro
     assert seen > 0  # the oracle did name the hidden gem
 
 
-def test_the_secrecy_check_catches_a_leaking_view(toy_dir: Path, tmp_path: Path, ws_broker: Broker,
+def test_the_secrecy_check_catches_a_leaking_view(toy_dir: Path, tmp_path: Path, broker: Broker,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     game = load_game(GAME_ID)
     honest = type(game).public_view
     monkeypatch.setattr(type(game), "public_view", lambda self, state: {**honest(self, state), "vault": state.gem})
-    box, link = _linked(tmp_path, ws_broker, "toy-leak", drawer=SeededDrawer(random.Random(5)))
-    probe = _public_probe(ws_broker, link)
+    box, link = _linked(tmp_path, broker, "toy-leak", drawer=SeededDrawer(random.Random(5)))
+    probe = _public_probe(broker, link)
     try:
         with pytest.raises(SecretPublished, match="secret published"):
             play_watching_secrets(game, box, probe, 5)
@@ -162,7 +157,8 @@ def test_the_secrecy_check_catches_a_leaking_view(toy_dir: Path, tmp_path: Path,
 
 # The page in headless Chromium, driven from a process of its own (one Playwright per process).
 # It prints `live` once connected, waits for the game's phase the test then brings about, and
-# prints what the page shows as JSON.
+# prints what the page shows as JSON. Its waits are generous (30 s): they end as soon as the page
+# shows what they wait for, and two busy cores can make Chromium slow.
 PAGE_SCRIPT = """
 import json, shutil, sys
 from playwright.sync_api import sync_playwright
@@ -173,11 +169,11 @@ with sync_playwright() as p:
                                 args=args, headless=True)
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(url)
-    page.wait_for_selector("#status[data-state=live]", timeout=10000)
+    page.wait_for_selector("#status[data-state=live]", timeout=30000)
     print("live", flush=True)
-    page.wait_for_selector(f"#phase[data-phase={phase}]", timeout=10000)
-    page.wait_for_function("t => document.getElementById('prompt').textContent === t", arg=prompt, timeout=5000)
-    page.wait_for_selector("#widgets [data-kind=teams] [data-team]", timeout=5000)
+    page.wait_for_selector(f"#phase[data-phase={phase}]", timeout=30000)
+    page.wait_for_function("t => document.getElementById('prompt').textContent === t", arg=prompt, timeout=30000)
+    page.wait_for_selector("#widgets [data-kind=teams] [data-team]", timeout=30000)
     kinds = page.locator("#widgets [data-kind]").evaluate_all("els => els.map(e => e.dataset.kind)")
     teams = page.locator("#widgets [data-kind=teams] [data-team]").evaluate_all("els => els.map(e => e.dataset.team)")
     shown = {"kinds": kinds, "teams": teams, "title": page.locator("#title").text_content() or "",
@@ -188,8 +184,8 @@ with sync_playwright() as p:
 """
 
 
-def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, ws_broker: Broker) -> None:
-    box, link = _linked(tmp_path, ws_broker, "toy-dash")
+def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, broker: Broker) -> None:
+    box, link = _linked(tmp_path, broker, "toy-dash")
     assert link.http is not None
     proc = None
     try:
@@ -201,7 +197,7 @@ def test_the_dashboard_shows_it(toy_dir: Path, tmp_path: Path, ws_broker: Broker
         assert proc.stdout.readline().strip() == "live", proc.stderr.read() if proc.stderr else ""
         box.press("ok")  # the mock OK button: the box hides a gem
         assert box.service.public_view()["prompt"]["text"] == prompt
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=180)
         assert proc.returncode == 0, err
         shown = json.loads(out.strip().splitlines()[-1])
         # the page draws the kinds the toy's view declares (no JavaScript knows the toy)

@@ -18,8 +18,10 @@ import pytest
 from device.box.journal import Journal, journal_path
 from device.cli.commands.journal_tools import export_lines, replay_lines
 from games.core import digest
+from tests.support.lines import Lines
 
 KILLS = 24
+STALL = 120  # seconds a box may take to get anywhere (it takes well under one on an idle machine)
 
 
 def start_box(data_dir):
@@ -28,11 +30,6 @@ def start_box(data_dir):
         [sys.executable, "-m", "device.cli", "run", "--sim", "--data-dir", str(data_dir)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1, env=env,
     )
-
-
-def read_lines(proc, sink):
-    for line in proc.stdout:
-        sink.append(line.rstrip("\n"))
 
 
 def feed(proc, keys, gaps):
@@ -65,23 +62,27 @@ def replay_prefix(data_dir, game, seq):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # 24 box starts: half a minute on an idle machine, many minutes on busy cores
 def test_kill_minus_nine_loses_nothing_acknowledged(tmp_path):
     rng = random.Random(20261130)
     acked_all = []
     for _kill in range(KILLS):
         proc = start_box(tmp_path)
-        lines: list[str] = []
-        reader = threading.Thread(target=read_lines, args=(proc, lines), daemon=True)
-        reader.start()
+        out = Lines(proc.stdout)
         keys = [rng.choice("rbgooooOuaa") for _ in range(200)]  # seat players, roll, take, undo, repeat
         gaps = [rng.uniform(0.0, 0.02) for _ in keys]
         feeder = threading.Thread(target=feed, args=(proc, keys, gaps), daemon=True)
         feeder.start()
-        time.sleep(rng.uniform(0.5, 1.5))  # the box is somewhere in its keys: pull the plug
+        # The box is somewhere in its keys: pull the plug. Where is counted in inputs it acknowledged,
+        # not in seconds (on busy cores its start alone can take longer than any fixed wait), plus a
+        # random moment more, so the kill lands anywhere in its work (a commit included).
+        want = rng.randint(1, 20)
+        out.wait_for(lambda lines, n=want: len(acknowledged(lines)) >= n, timeout=STALL)
+        time.sleep(rng.uniform(0.0, 0.05))
         proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-        reader.join(timeout=5)
-        acked = acknowledged(lines)
+        proc.wait(timeout=STALL)
+        assert out.wait_closed(STALL)
+        acked = acknowledged(out.lines)
         acked_all.append(acked)
         # Every acknowledged state is exactly what the journal rebuilds at that position.
         for game, seq, seen in acked[-3:]:
@@ -96,11 +97,11 @@ def test_kill_minus_nine_loses_nothing_acknowledged(tmp_path):
     assert sum(len(a) for a in acked_all) >= 100
     # A clean restart resumes exactly where the journal says.
     proc = start_box(tmp_path)
-    out, _ = proc.communicate("q\n", timeout=60)
+    final, _ = proc.communicate("q\n", timeout=STALL)
     journal = Journal(journal_path(tmp_path))
     record = journal.unfinished() or journal.games()[-1]
     clean = replay_lines(export_lines(journal, record.id))
     journal.close()
-    resumed = acknowledged(out.splitlines())
+    resumed = acknowledged(final.splitlines())
     if journal_path(tmp_path).exists() and resumed:
         assert resumed[-1][2] == digest(clean.state)

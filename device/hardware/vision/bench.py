@@ -8,21 +8,28 @@ sequences, negative sequences and single frames are rendered from *evaluation* s
 (`EVAL_SEED_BASE` and up; tuning used seeds below it), the identifier is timed on one thread on
 frames with a card and on empty frames, and at 30, 60 and 120 enrolled cards; `houston identify`
 is timed on 300 images in one call. Without `--world` both worlds run and the gap is reported.
-Accuracy work is spread over worker processes; timing is measured alone with cv2.setNumThreads(1).
+
+The time is almost all frames, so nothing is rendered or identified twice: one pool of worker
+processes (one per core) enrolls the worlds in parallel and then runs their sequences and single
+frames in small chunks; the medium single frames are the holds' first frames; the frames the
+timing and the CLI use are kept on disk (this run's temporary directory) by the workers that
+rendered them. Timing runs on one thread, and the CLI in its own process, after the workers are done.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +48,7 @@ from device.hardware.vision.scan_session import ScanSession
 FPS = 15.0  # the session's clock in the benchmark: a slow Pi's recognition rate
 SEQ_FRAMES = 20
 NEG_KINDS = (("face",), ("hand",), ("lamp",), ("face", "hand", "lamp"))
-_SEEDS = {"pos": 0, "neg": 100_000, "single": 200_000, "single_neg": 300_000, "timing": 400_000, "empty": 450_000}
+_SEEDS = {"pos": 0, "neg": 100_000, "single": 200_000, "single_neg": 300_000}
 
 
 @dataclass(frozen=True)
@@ -93,7 +100,8 @@ WORLDS: dict[str, World] = {
 _LOW_TEXTURE_PREFIXES = ("badge-", "emblem-")  # bench bookkeeping only: which negatives are badges
 
 
-_worker: dict[str, Any] = {"seed_base": EVAL_SEED_BASE, "world": "own"}
+_DIFFICULTIES = ("easy", "medium", "hard")
+_worker: dict[tuple[str, ...], Any] = {}  # per worker process: identifiers and rendered faces, by world
 
 
 def _log(msg: str) -> None:
@@ -110,79 +118,212 @@ class _Clock:
         return self.now
 
 
-def _init_worker(refs: ReferenceSet, seed_base: int = EVAL_SEED_BASE, world: str = "own") -> None:
-    cv2.setNumThreads(1)
-    _worker["seed_base"] = seed_base
-    _worker["world"] = world
-    _worker["ident"] = Identifier([refs])
-    _worker["faces"] = {}
+@dataclass(frozen=True)
+class Sizes:
+    """How much a run looks at (the defaults are the benchmark's)."""
+
+    sequences: int = 1000  # medium hold sequences (positives)
+    negatives: int = 300  # negative sequences: empty scenes, unenrolled cards and badges
+    singles: int = 400  # single frames with a card per difficulty (easy: half)
+    single_negatives: int = 300  # negative single frames per difficulty
+    timing_frames: int = 200  # frames with a card timed on one thread (and half as many empty)
+    baseline_frames: int = 10
+    scaling_frames: int = 100  # frames timed at 30, 60 and 120 enrolled cards
+    cli_images: int = 300  # images given to one `houston identify` call
 
 
-def _face(card: str) -> np.ndarray:
-    faces = _worker.setdefault("faces", {})
-    if card not in faces:
-        faces[card] = WORLDS[_worker["world"]].render(card)
-    return faces[card]
+@dataclass(frozen=True)
+class _Keep:
+    """Which first frames of which holds the workers keep on disk for the parent's timing and the
+    CLI (so nothing is rendered twice): pos/neg hold indices as .npy, pos indices as JPEG."""
+
+    folder: str
+    npy: frozenset[tuple[str, int]]
+    jpg: frozenset[int]
+
+    def npy_path(self, kind: str, i: int) -> Path:
+        return Path(self.folder) / f"{kind}-{i:05d}.npy"
+
+    def jpg_path(self, i: int) -> Path:
+        return Path(self.folder) / f"{i:05d}.jpg"
+
+    def save(self, kind: str, i: int, frame: np.ndarray) -> None:
+        if (kind, i) in self.npy:
+            np.save(self.npy_path(kind, i), frame)
+        if kind == "pos" and i in self.jpg:
+            cv2.imwrite(str(self.jpg_path(i)), frame)
 
 
-def _run_sequence(task: tuple[str, int]) -> dict[str, Any]:
-    """One hold: positive (stop at the first decision) or negative (all frames)."""
-    kind, i = task
-    world = WORLDS[_worker["world"]]
-    ident: Identifier = _worker["ident"]
-    clock = _Clock()
-    session = ScanSession(ident.identify, deck=world.deck, clock=clock)
-    deck, unenrolled = world.cards(), world.unenrolled()
-    seed = _worker["seed_base"] + _SEEDS[kind] + i
-    if kind == "pos":
-        truth: str | None = deck[i % len(deck)]
-        frames = world.hold(_face(truth), seed, "medium", 0)
-        neg_kind = None
-    elif i % 2 == 0:
-        truth = unenrolled[(i // 2) % len(unenrolled)]
-        frames = world.hold(_face(truth), seed, "medium", 0)
-        neg_kind = "unenrolled_badge" if truth.startswith(_LOW_TEXTURE_PREFIXES) else "unenrolled_card"
-    else:
-        truth = None
-        frames = world.hold(None, seed, "medium", i // 2)
-        neg_kind = "empty"
-    decisions = []
-    for n in range(1, SEQ_FRAMES + 1):
-        d = session.feed(next(frames))
-        clock.now += 1.0 / FPS
-        if d is not None:
-            decisions.append({"kind": d.kind, "card": d.card, "frame": n})
-            if kind == "pos":
-                break
-    return {"kind": kind, "truth": truth, "neg_kind": neg_kind, "decisions": decisions}
+def _neg_kind(truth: str | None) -> str:
+    if truth is None:
+        return "empty"
+    return "unenrolled_badge" if truth.startswith(_LOW_TEXTURE_PREFIXES) else "unenrolled_card"
 
 
-def _run_single(task: tuple[str, str, int]) -> dict[str, Any]:
-    kind, difficulty, i = task
-    world = WORLDS[_worker["world"]]
-    ident: Identifier = _worker["ident"]
-    d_index = ("easy", "medium", "hard").index(difficulty)
-    seed = _worker["seed_base"] + _SEEDS[kind] + d_index * 20_000 + i
-    neg_kind = None
-    if kind == "single":
+def presentation(
+    world: World, face: Callable[[str], np.ndarray], seed_base: int, kind: str, i: int, difficulty: str = "medium"
+) -> tuple[str | None, Iterator[np.ndarray]]:
+    """The truth and the frames of presentation i of a kind: `pos` (medium hold of deck card i),
+    `neg` (medium negative hold: even i an unenrolled card, odd i an empty scene), `single` /
+    `single_neg` (the same for easy and hard single frames, from seeds of their own).
+
+    A single medium frame is the first frame of a hold (`single_frame` is the first frame of
+    `iter_hold` in both worlds), so the medium single frames are the holds' first frames."""
+    positive = kind in ("pos", "single")
+    if positive:
         deck = world.cards()
         truth: str | None = deck[i % len(deck)]
     else:
         unenrolled = world.unenrolled()
         truth = unenrolled[(i // 2) % len(unenrolled)] if i % 2 == 0 else None
-        if truth is None:
-            neg_kind = "empty"
-        else:
-            neg_kind = "unenrolled_badge" if truth.startswith(_LOW_TEXTURE_PREFIXES) else "unenrolled_card"
-    frame = next(world.hold(_face(truth) if truth else None, seed, difficulty, i))
-    r = ident.identify(frame)
+    seed = seed_base + _SEEDS[kind] + i
+    if kind.startswith("single"):
+        seed += _DIFFICULTIES.index(difficulty) * 20_000
+    variant = 0 if positive else i // 2
+    return truth, world.hold(face(truth) if truth else None, seed, difficulty, variant)
+
+
+def _worker_init() -> None:
+    cv2.setNumThreads(1)
+    _worker.clear()
+
+
+def _identifier(world: str, data_dir: str) -> Identifier:
+    """This worker's identifier for a world, loaded once from the store enrollment wrote."""
+    key = ("ident", world)
+    if key not in _worker:
+        _worker[key] = Identifier([load(Path(data_dir), WORLDS[world].deck)])
+    return _worker[key]
+
+
+def _face(world: str, card: str) -> np.ndarray:
+    key = ("face", world, card)
+    if key not in _worker:
+        _worker[key] = WORLDS[world].render(card)
+    return _worker[key]
+
+
+def _enroll_task(world: str, folder: str, calibration_options: dict[str, int] | None) -> dict[str, Any]:
+    """Write the deck's faces as scans, enroll them like a table would (folder -> store, calibration
+    included), then identify every scan (self-identification)."""
+    cv2.setNumThreads(1)
+    cpu = time.thread_time()
+    w = WORLDS[world]
+    tmp = Path(folder)
+    (tmp / "cards").mkdir(parents=True)
+    for card in w.cards():
+        cv2.imwrite(str(tmp / "cards" / f"{card}.png"), w.render(card))
+    t = time.perf_counter()
+    report = enroll_from_folder(w.deck, tmp / "cards", tmp / "data", calibration_options)
+    seconds = time.perf_counter() - t
+    refs = load(tmp / "data", w.deck)
+    ident = Identifier([refs])
+    named = [ident.identify(w.render(c)) for c in refs.cards]
+    own = sum(r.is_match and r.card == c for r, c in zip(named, refs.cards, strict=True))
     return {
-        "kind": kind,
+        "lines": report.lines(),
+        "enroll_seconds": round(seconds, 1),
+        "calibration": report.calibration,
+        "self_identified": f"{own}/{len(refs.cards)}",
+        "cpu_seconds": round(time.thread_time() - cpu, 1),
+    }
+
+
+def _sequence_task(
+    world: str, data_dir: str, seed_base: int, kind: str, indices: list[int], keep: _Keep
+) -> dict[str, Any]:
+    """Holds: positives stop at their first decision, negatives run all frames. Each result also
+    carries its first frame's identification (that frame is a medium single frame)."""
+    cpu = _Cpu()
+    ident = _identifier(world, data_dir)
+    w = WORLDS[world]
+    out = []
+    for i in indices:
+        truth, frames = presentation(w, lambda c: _face(world, c), seed_base, kind, i)
+        clock = _Clock()
+        session = ScanSession(ident.identify, deck=w.deck, clock=clock)
+        decisions = []
+        first = None
+        for n in range(1, SEQ_FRAMES + 1):
+            frame = cpu.render(frames)
+            d = cpu.identify(session.feed, frame)
+            if n == 1:
+                keep.save(kind, i, frame)
+                first = session.last
+            clock.now += 1.0 / FPS
+            if d is not None:
+                decisions.append({"kind": d.kind, "card": d.card, "frame": n})
+                if kind == "pos":
+                    break
+        assert first is not None
+        out.append(
+            {
+                "kind": kind,
+                "index": i,
+                "truth": truth,
+                "neg_kind": None if kind == "pos" else _neg_kind(truth),
+                "decisions": decisions,
+                "first": {"match": first.card if first.is_match else None, "status": first.status},
+            }
+        )
+    return {"records": out, "cpu": cpu.as_dict()}
+
+
+class _Cpu:
+    """This thread's CPU seconds spent rendering frames and identifying them, and the frame count
+    (so the JSON says where the bench's time goes, whatever the machine's load)."""
+
+    def __init__(self) -> None:
+        self.started = time.thread_time()
+        self.rendering = 0.0
+        self.identifying = 0.0
+        self.frames = 0
+
+    def render(self, frames: Iterator[np.ndarray]) -> np.ndarray:
+        t = time.thread_time()
+        frame = next(frames)
+        self.rendering += time.thread_time() - t
+        return frame
+
+    def identify(self, fn: Callable[[np.ndarray], Any], frame: np.ndarray) -> Any:
+        t = time.thread_time()
+        out = fn(frame)
+        self.identifying += time.thread_time() - t
+        self.frames += 1
+        return out
+
+    def as_dict(self) -> dict[str, float]:
+        total = time.thread_time() - self.started
+        return {"render": self.rendering, "identify": self.identifying, "total": total, "frames": self.frames}
+
+
+def _single_task(
+    world: str, data_dir: str, seed_base: int, tasks: list[tuple[str, str, int]], keep: _Keep
+) -> dict[str, Any]:
+    """Single frames: (kind, difficulty, i); kind `pos`/`neg` are medium holds' first frames."""
+    cpu = _Cpu()
+    ident = _identifier(world, data_dir)
+    w = WORLDS[world]
+    out = []
+    for kind, difficulty, i in tasks:
+        truth, frames = presentation(w, lambda c: _face(world, c), seed_base, kind, i, difficulty)
+        frame = cpu.render(frames)
+        if kind in ("pos", "neg"):
+            keep.save(kind, i, frame)
+        r = cpu.identify(ident.identify, frame)
+        out.append(_single_record(kind, difficulty, truth, r.card if r.is_match else None, r.status))
+    return {"records": out, "cpu": cpu.as_dict()}
+
+
+def _single_record(kind: str, difficulty: str, truth: str | None, match: str | None, status: str) -> dict[str, Any]:
+    positive = kind in ("pos", "single")
+    return {
+        "kind": "single" if positive else "single_neg",
         "difficulty": difficulty,
         "truth": truth,
-        "neg_kind": neg_kind,
-        "match": r.card if r.is_match else None,
-        "status": r.status,
+        "neg_kind": None if positive else _neg_kind(truth),
+        "match": match,
+        "status": status,
     }
 
 
@@ -202,61 +343,254 @@ def _time_identifier(ident: Any, frames: list[np.ndarray], cpu: list[float] | No
     return out
 
 
-def _timing_frames(world: World, cards: list[str], n: int, empty: bool = False) -> list[np.ndarray]:
-    base = _worker["seed_base"] + _SEEDS["empty" if empty else "timing"]
-    faces = {c: world.render(c) for c in cards}
-    return [next(world.hold(None if empty else faces[cards[i % len(cards)]], base + i, "medium", i)) for i in range(n)]
-
-
-def _enroll(world: World, tmp: Path) -> tuple[ReferenceSet, dict[str, Any]]:
-    """Write the deck's faces as scans and enroll them like a table would (folder -> store)."""
-    folder = tmp / "cards"
-    folder.mkdir()
-    for card in world.cards():
-        cv2.imwrite(str(folder / f"{card}.png"), world.render(card))
-    t = time.perf_counter()
-    report = enroll_from_folder(world.deck, folder, tmp / "data", _worker.get("calibration_options"))
-    seconds = time.perf_counter() - t
-    for line in report.lines():
-        _log(line)
-    refs = load(tmp / "data", world.deck)
-    # Self-identification: every enrollment image names its own card.
-    ident = Identifier([refs])
-    named = [ident.identify(world.render(c)) for c in refs.cards]
-    own = sum(r.is_match and r.card == c for r, c in zip(named, refs.cards, strict=True))
-    cli = _identify_cli(world, tmp) if _worker.get("cli_images", 0) else None
-    return refs, {
-        "enroll_seconds": round(seconds, 1),
-        "calibration": report.calibration,
-        "self_identified": f"{own}/{len(refs.cards)}",
-        "identify_cli": cli,
-    }
-
-
-def _identify_cli(world: World, tmp: Path) -> dict[str, Any]:
+def _identify_cli(deck: list[str], store: Path, images: list[Path], deck_name: str) -> dict[str, Any]:
     """`houston identify` on N held images in one call (a process of its own, as outside users run it)."""
-    n = _worker["cli_images"]
-    folder = tmp / "photos"
-    folder.mkdir()
-    deck = world.cards()
-    paths = []
-    for i in range(n):
-        frame = next(world.hold(world.render(deck[i % len(deck)]), _worker["seed_base"] + 470_000 + i, "medium", i))
-        path = folder / f"{i:04d}.jpg"
-        cv2.imwrite(str(path), frame)
-        paths.append(str(path))
-    cmd = [sys.executable, "-m", "device.cli", "identify", "--deck", world.deck, "--data-dir", str(tmp / "data")]
+    cmd = [sys.executable, "-m", "device.cli", "identify", "--deck", deck_name, "--data-dir", str(store)]
     t = time.perf_counter()
-    out = subprocess.run([*cmd, *paths], capture_output=True, text=True, check=False)
+    out = subprocess.run([*cmd, *map(str, images)], capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - t
     lines = out.stdout.strip().splitlines()
     right = sum(line.split("\t")[1] == deck[i % len(deck)] for i, line in enumerate(lines) if "\t" in line)
     return {
-        "images": n,
+        "images": len(images),
         "seconds": round(seconds, 2),
-        "images_per_s": round(n / seconds, 1),
+        "images_per_s": round(len(images) / seconds, 1),
         "lines": len(lines),
         "named_correctly": right,
+        "load_average_1min": round(os.getloadavg()[0], 2),
+    }
+
+
+class _WorldRun:
+    """One world's state in a run: its store, the frames kept for timing, the parent's identifiers."""
+
+    def __init__(self, name: str, tmp: Path, sizes: Sizes, seed_base: int):
+        self.name = name
+        self.w = WORLDS[name]
+        self.dir = tmp / name
+        self.sizes = sizes
+        self.seed_base = seed_base
+        self.data_dir = self.dir / "data"
+        self.deck = self.w.cards()
+        n = len(self.deck)
+        first30 = set(self.deck[:30])
+        self.scaling_idx = [i for i in range(max(1, sizes.scaling_frames) * 3) if self.deck[i % n] in first30][
+            : sizes.scaling_frames
+        ]
+        self.empty_idx = [2 * k + 1 for k in range(max(1, sizes.timing_frames // 2))]
+        npy = {("pos", i) for i in range(sizes.timing_frames)} | {("pos", i) for i in self.scaling_idx}
+        npy |= {("neg", i) for i in self.empty_idx}
+        self.keep = _Keep(str(self.dir / "frames"), frozenset(npy), frozenset(range(sizes.cli_images)))
+        self.enrolled: dict[str, Any] = {}
+        self.refs: ReferenceSet | None = None
+        self.ident: Identifier | None = None
+        self.scaling: dict[int, Identifier] = {}
+        self.seq: list[dict[str, Any]] = []
+        self.singles: list[dict[str, Any]] = []
+        self.pending = 0
+        self.cpu: dict[str, dict[str, float]] = {"sequences": {}, "singles": {}}
+
+    def accuracy_tasks(self) -> list[tuple[Callable[..., dict[str, Any]], tuple[Any, ...]]]:
+        """Sequences and single frames in chunks small enough to keep both workers busy to the end."""
+        s, args = self.sizes, (self.name, str(self.data_dir), self.seed_base)
+        tasks: list[tuple[Callable[..., dict[str, Any]], tuple[Any, ...]]] = []
+        for kind, count, chunk in (("neg", s.negatives, 4), ("pos", s.sequences, 10)):
+            for lo in range(0, count, chunk):
+                tasks.append((_sequence_task, (*args, kind, list(range(lo, min(count, lo + chunk))), self.keep)))
+        singles: list[tuple[str, str, int]] = []
+        for d in _DIFFICULTIES:
+            pos = s.singles // 2 if d == "easy" else s.singles
+            if d == "medium":  # the holds' first frames; only those beyond the holds are rendered here
+                singles += [("pos", d, i) for i in range(s.sequences, pos)]
+                singles += [("neg", d, i) for i in range(s.negatives, s.single_negatives)]
+            else:
+                singles += [("single", d, i) for i in range(pos)]
+                singles += [("single_neg", d, i) for i in range(s.single_negatives)]
+        for lo in range(0, len(singles), 40):
+            tasks.append((_single_task, (*args, singles[lo : lo + 40], self.keep)))
+        return tasks
+
+    def frame(self, kind: str, i: int) -> np.ndarray:
+        """A hold's first frame: kept by a worker, else rendered here."""
+        path = self.keep.npy_path(kind, i)
+        if path.exists():
+            return np.load(path)
+        return next(presentation(self.w, self.w.render, self.seed_base, kind, i)[1])
+
+    def build_identifiers(self) -> None:
+        """The parent's identifiers for timing (built while the workers run the accuracy work)."""
+        assert self.refs is not None
+        self.ident = Identifier([self.refs])
+        if self.sizes.scaling_frames:
+            cards = self.deck
+            extra = self.w.extra_deck(60)
+            extra_refs = build_reference_set(self.w.deck + "-extra", {c: [face] for c, face in extra})
+            for n in (30, 60, 120):
+                self.scaling[n] = Identifier([_subset(self.refs, cards[:n])] + ([extra_refs] if n > len(cards) else []))
+
+    def medium_singles_from_holds(self) -> list[dict[str, Any]]:
+        s = self.sizes
+        out = []
+        for r in self.seq:
+            limit = s.singles if r["kind"] == "pos" else s.single_negatives
+            if r["index"] < limit:
+                first = r["first"]
+                out.append(_single_record(r["kind"], "medium", r["truth"], first["match"], first["status"]))
+        return out
+
+    def timing(self) -> dict[str, Any]:
+        """ms per frame on one thread, alone (the workers are done): frames with a card, empty
+        frames, the baseline, and 30/60/120 enrolled cards."""
+        assert self.ident is not None and self.refs is not None
+        s = self.sizes
+        _log(f"[{self.name}] timing on {s.timing_frames} frames with a card and {len(self.empty_idx)} empty")
+        frames = [self.frame("pos", i) for i in range(max(1, s.timing_frames))]
+        empty = [self.frame("neg", i) for i in self.empty_idx]
+        _time_identifier(self.ident, frames[:5])  # warm caches
+        cpu_card: list[float] = []
+        cpu_empty: list[float] = []
+        with_card = _time_identifier(self.ident, frames, cpu_card)
+        without = _time_identifier(self.ident, empty, cpu_empty)
+        out: dict[str, Any] = {
+            "ms_per_frame": {
+                "median_with_card": _pct(with_card, 50),
+                "median_empty": _pct(without, 50),
+                "p95_all": _pct(with_card + without, 95),
+                "threads": 1,
+                "frames": len(with_card) + len(without),
+                "load_average_1min": round(os.getloadavg()[0], 2),
+            },
+            "cpu_ms_per_frame": {
+                "median_with_card": _pct(cpu_card, 50),
+                "median_empty": _pct(cpu_empty, 50),
+                "p95_all": _pct(cpu_card + cpu_empty, 95),
+            },
+        }
+        if s.baseline_frames:
+            base = _time_identifier(BaselineIdentifier(self.refs), frames[: s.baseline_frames])
+            out["baseline_ms_per_frame"] = {"median": _pct(base, 50), "frames": len(base)}
+            out["speedup_vs_baseline"] = round(float(np.median(base) / np.median(with_card)), 1)
+        del frames, empty
+        scaling: dict[str, Any] = {}
+        if s.scaling_frames:
+            _log(f"[{self.name}] timing at 30, 60 and 120 enrolled cards")
+            scale_frames = [self.frame("pos", i) for i in self.scaling_idx]
+            for n, sub in self.scaling.items():
+                _time_identifier(sub, scale_frames[:3])
+                scaling[str(n)] = _pct(_time_identifier(sub, scale_frames), 50)
+            scaling["ratio_120_to_30"] = round(scaling["120"] / scaling["30"], 2)
+        out["ms_per_frame_by_cards"] = scaling
+        return out
+
+    def cli(self) -> dict[str, Any] | None:
+        n = self.sizes.cli_images
+        if not n:
+            return None
+        images = []
+        for i in range(n):
+            path = self.keep.jpg_path(i)
+            if not path.exists():
+                cv2.imwrite(str(path), self.frame("pos", i))
+            images.append(path)
+        _log(f"[{self.name}] houston identify on {n} images in one call")
+        return _identify_cli(self.deck, self.data_dir, images, self.w.deck)
+
+    def result(self, timing: dict[str, Any], cli: dict[str, Any] | None, seconds: dict[str, float]) -> dict[str, Any]:
+        assert self.ident is not None and self.refs is not None
+        result: dict[str, Any] = {
+            "world": self.name,
+            "seeds": "evaluation" if self.seed_base >= EVAL_SEED_BASE else "tuning",
+            "deck": {
+                "name": self.w.deck,
+                "cards": len(self.refs.cards),
+                "look_alike_groups": [len(g) for g in self.ident.look_alike_groups()],
+            },
+            "enrollment": {**self.enrolled, "identify_cli": cli},
+            **timing,
+        }
+        result.update(_sequence_figures(self.seq))
+        result["single_frames"] = _single_figures(self.singles + self.medium_singles_from_holds())
+        result["targets"] = _targets(result)
+        result["stage_seconds"] = seconds
+        result["worker_cpu_seconds"] = {
+            part: {k: round(v, 1) if k != "frames" else int(v) for k, v in d.items()} for part, d in self.cpu.items()
+        }
+        return result
+
+
+def run_worlds(
+    worlds: list[str],
+    sizes: Sizes = Sizes(),
+    workers: int | None = None,
+    seed_base: int = EVAL_SEED_BASE,
+    calibration_options: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    """Every world's figures from one pool of worker processes (one per core).
+
+    1. Enrollment of every world in parallel (one worker each). 2. As soon as a world is
+    enrolled, its hold sequences and single frames go to the pool in small chunks; the workers
+    keep on disk (in this run's temporary directory only) the frames the timing and the CLI use,
+    and meanwhile this process builds its timing identifiers. 3. With the workers done, timing on
+    one thread and `houston identify`, each alone on the machine (as far as the bench goes)."""
+    cv2.setNumThreads(1)
+    workers = workers or max(1, min(2, os.cpu_count() or 1))
+    started = time.perf_counter()
+    stages: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="houston-bench-vision-") as tmp_name:
+        tmp = Path(tmp_name)
+        runs = {name: _WorldRun(name, tmp, sizes, seed_base) for name in worlds}
+        for r in runs.values():
+            Path(r.keep.folder).mkdir(parents=True)
+        ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+        with ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_init) as pool:
+            enrolling = {
+                pool.submit(_enroll_task, name, str(r.dir), calibration_options): r for name, r in runs.items()
+            }
+            accuracy: dict[Future[dict[str, Any]], _WorldRun] = {}
+            fut_kind: dict[Future[dict[str, Any]], str] = {}
+            _log(f"enrolling {', '.join(worlds)} on {workers} workers")
+            for fut in as_completed(enrolling):
+                r = enrolling[fut]
+                r.enrolled = fut.result()
+                for line in r.enrolled.pop("lines"):
+                    _log(f"[{r.name}] {line}")
+                r.refs = load(r.data_dir, r.w.deck)
+                stages[f"{r.name}_enrolled_at"] = round(time.perf_counter() - started, 1)
+                tasks = r.accuracy_tasks()
+                _log(f"[{r.name}] {len(tasks)} chunks of sequences and single frames")
+                for fn, args in tasks:
+                    fut = pool.submit(fn, *args)
+                    accuracy[fut] = r
+                    fut_kind[fut] = "seq" if fn is _sequence_task else "single"
+                r.pending = len(tasks)
+            for r in runs.values():
+                r.build_identifiers()  # this process, while the workers run the chunks
+            for done, fut in enumerate(as_completed(accuracy), 1):
+                r = accuracy[fut]
+                got = fut.result()
+                for rec in got["records"]:
+                    (r.seq if "decisions" in rec else r.singles).append(rec)
+                part = "sequences" if fut_kind[fut] == "seq" else "singles"
+                for k, v in got["cpu"].items():
+                    r.cpu[part][k] = r.cpu[part].get(k, 0) + v
+                r.pending -= 1
+                if done % 50 == 0 or r.pending == 0:
+                    _log(f"{done}/{len(accuracy)} chunks ({r.name}: {r.pending} left)")
+        stages["accuracy_done_at"] = round(time.perf_counter() - started, 1)
+        for r in runs.values():
+            r.seq.sort(key=lambda rec: (rec["kind"], rec["index"]))
+        results = {}
+        for name, r in runs.items():
+            t = time.perf_counter()
+            timing = r.timing()
+            cli = r.cli()
+            results[name] = r.result(timing, cli, {**stages, "timing_and_cli": round(time.perf_counter() - t, 1)})
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers and the CLI runs, all ended
+    cpu = {"bench_process": time.process_time(), "workers_and_cli": children.ru_utime + children.ru_stime}
+    return {
+        "worlds": results,
+        "seconds": round(time.perf_counter() - started, 1),
+        "cpu_seconds": {k: round(v, 1) for k, v in cpu.items()},
     }
 
 
@@ -278,90 +612,12 @@ def run(
 
     `seed_base` 0 renders from tuning seeds (for development); the benchmark proper evaluates
     on `EVAL_SEED_BASE` and up, which no threshold was tuned on."""
-    cv2.setNumThreads(1)
-    w = WORLDS[world]
-    _worker["seed_base"] = seed_base
-    _worker["world"] = world
-    _worker["cli_images"] = cli_images
-    _worker["calibration_options"] = calibration_options  # tests: a lighter calibration
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        refs, enrolled = _enroll(w, Path(tmp))
-    deck = list(refs.cards)
-    ident = Identifier([refs])
-    result: dict[str, Any] = {
-        "world": world,
-        "seeds": "evaluation" if seed_base >= EVAL_SEED_BASE else "tuning",
-        "deck": {"name": w.deck, "cards": len(deck), "look_alike_groups": [len(g) for g in ident.look_alike_groups()]},
-        "enrollment": enrolled,
-    }
-
-    # --- speed, alone on one thread ---
-    _log(f"[{world}] timing the identifier on {timing_frames} frames with a card and {timing_frames // 2} empty")
-    frames = _timing_frames(w, deck, timing_frames)
-    empty = _timing_frames(w, deck, max(1, timing_frames // 2), empty=True)
-    _time_identifier(ident, frames[:5])  # warm caches
-    cpu_card: list[float] = []
-    cpu_empty: list[float] = []
-    with_card = _time_identifier(ident, frames, cpu_card)
-    without = _time_identifier(ident, empty, cpu_empty)
-    result["ms_per_frame"] = {
-        "median_with_card": _pct(with_card, 50),
-        "median_empty": _pct(without, 50),
-        "p95_all": _pct(with_card + without, 95),
-        "threads": 1,
-        "frames": len(with_card) + len(without),
-        "load_average_1min": round(os.getloadavg()[0], 2),
-    }
-    result["cpu_ms_per_frame"] = {
-        "median_with_card": _pct(cpu_card, 50),
-        "median_empty": _pct(cpu_empty, 50),
-        "p95_all": _pct(cpu_card + cpu_empty, 95),
-    }
-    if baseline_frames:
-        base = _time_identifier(BaselineIdentifier(refs), frames[:baseline_frames])
-        result["baseline_ms_per_frame"] = {"median": _pct(base, 50), "frames": len(base)}
-        result["speedup_vs_baseline"] = round(float(np.median(base) / np.median(with_card)), 1)
-
-    scaling: dict[str, Any] = {}
-    if scaling_frames:
-        _log(f"[{world}] timing at 30, 60 and 120 enrolled cards")
-        extra = w.extra_deck(60)
-        extra_refs = build_reference_set(w.deck + "-extra", {c: [face] for c, face in extra})
-        scale_frames = _timing_frames(w, deck[:30], scaling_frames)
-        for n in (30, 60, 120):
-            sets = [_subset(refs, deck[:n])] + ([extra_refs] if n > len(deck) else [])
-            sub = Identifier(sets)
-            _time_identifier(sub, scale_frames[:3])
-            scaling[str(n)] = _pct(_time_identifier(sub, scale_frames), 50)
-        scaling["ratio_120_to_30"] = round(scaling["120"] / scaling["30"], 2)
-    result["ms_per_frame_by_cards"] = scaling
-
-    # --- accuracy, in worker processes ---
-    workers = workers or max(1, min(2, os.cpu_count() or 1))
-    seq_tasks = [("pos", i) for i in range(sequences)] + [("neg", i) for i in range(negatives)]
-    single_tasks = [
-        (k, d, i)
-        for d in ("easy", "medium", "hard")
-        for k, n in (("single", singles if d != "easy" else singles // 2), ("single_neg", single_negatives))
-        for i in range(n)
-    ]
-    _log(f"[{world}] {len(seq_tasks)} sequences and {len(single_tasks)} single frames on {workers} workers")
-    seq_results: list[dict[str, Any]] = []
-    single_results: list[dict[str, Any]] = []
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(refs, seed_base, world)) as pool:
-        for k, r in enumerate(pool.map(_run_sequence, seq_tasks, chunksize=20), 1):
-            seq_results.append(r)
-            if k % 200 == 0:
-                _log(f"[{world}] sequences {k}/{len(seq_tasks)}")
-        for k, r in enumerate(pool.map(_run_single, single_tasks, chunksize=50), 1):
-            single_results.append(r)
-            if k % 1000 == 0:
-                _log(f"[{world}] single frames {k}/{len(single_tasks)}")
-    result.update(_sequence_figures(seq_results))
-    result["single_frames"] = _single_figures(single_results)
-    result["targets"] = _targets(result)
-    result["seconds"] = round(time.perf_counter() - started, 1)
+    sizes = Sizes(
+        sequences, negatives, singles, single_negatives, timing_frames, baseline_frames, scaling_frames, cli_images
+    )
+    out = run_worlds([world], sizes, workers, seed_base, calibration_options)
+    result = out["worlds"][world]
+    result["seconds"] = out["seconds"]
     return result
 
 
@@ -496,6 +752,39 @@ def _gap(own: dict[str, Any], held: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def summary(out: dict[str, Any]) -> dict[str, Any]:
+    """The figures issue 13 asks for, per world, in one small block (everything else stays below)."""
+    per_world = {}
+    for name, r in out["worlds"].items():
+        singles = r["single_frames"]
+        per_world[name] = {
+            "hold_sequences_correct_rate": r["hold_sequences"]["correct_rate"],
+            "hold_sequences_wrong": r["hold_sequences"]["wrong"],
+            "frames_to_decision_median": r["hold_sequences"]["frames_to_decision"]["median"],
+            "negative_sequences_false_decisions": r["negative_sequences"]["false_decisions"],
+            "single_top1": {d: s["top1"] for d, s in singles.items()},
+            "single_wrong_rate": {d: s["wrong_card_rate"] for d, s in singles.items()},
+            "single_false_accepts": {
+                k: sum(s["false_accepts"][k] for s in singles.values())
+                for k in ("empty", "unenrolled_card", "unenrolled_badge")
+            },
+            "ms_median_with_card": r["ms_per_frame"]["median_with_card"],
+            "ms_median_empty": r["ms_per_frame"]["median_empty"],
+            "ms_p95_all": r["ms_per_frame"]["p95_all"],
+            "cpu_ms": r["cpu_ms_per_frame"],
+            "ratio_120_to_30_cards": (r["ms_per_frame_by_cards"] or {}).get("ratio_120_to_30"),
+            "identify_images_per_s": (r["enrollment"].get("identify_cli") or {}).get("images_per_s"),
+            "self_identified": r["enrollment"]["self_identified"],
+        }
+    return {
+        "worlds": per_world,
+        "gap_own_minus_held_out": out.get("gap_own_minus_held_out"),
+        "bench_seconds": out["seconds"],
+        "cpu_seconds": out.get("cpu_seconds"),
+        "load_average_1min": out.get("load_average_1min"),
+    }
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="houston bench vision", description=__doc__)
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -503,7 +792,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--sequences", type=int, default=1000)
     p.add_argument("--negatives", type=int, default=300)
     p.add_argument("--singles", type=int, default=400, help="single frames per difficulty (easy: half)")
+    p.add_argument("--single-negatives", type=int, default=None, help="default: 3/4 of --singles")
     p.add_argument("--timing-frames", type=int, default=200)
+    p.add_argument("--scaling-frames", type=int, default=None, help="default: half of --timing-frames")
     p.add_argument("--baseline-frames", type=int, default=10)
     p.add_argument("--cli-images", type=int, default=300)
     p.add_argument("--workers", type=int, default=None)
@@ -515,27 +806,25 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     if args.tuning_seeds and args.world != "own":
         p.error("--tuning-seeds is for the own world only: nothing is tuned on the held-out world")
-    started = time.perf_counter()
+    sizes = Sizes(
+        sequences=args.sequences,
+        negatives=args.negatives,
+        singles=args.singles,
+        single_negatives=args.singles * 3 // 4 if args.single_negatives is None else args.single_negatives,
+        timing_frames=args.timing_frames,
+        baseline_frames=args.baseline_frames,
+        scaling_frames=args.timing_frames // 2 if args.scaling_frames is None else args.scaling_frames,
+        cli_images=args.cli_images,
+    )
+    load_before = round(os.getloadavg()[0], 2)
     worlds = ["own", "held-out"] if args.world == "both" else [args.world]
-    results = {}
-    for world in worlds:
-        results[world] = run(
-            args.sequences,
-            args.negatives,
-            args.singles,
-            args.singles * 3 // 4,
-            args.timing_frames,
-            args.baseline_frames,
-            args.timing_frames // 2,
-            args.workers,
-            0 if args.tuning_seeds else EVAL_SEED_BASE,
-            world,
-            args.cli_images if world == "held-out" or args.world == "own" else 0,
-        )
-    out: dict[str, Any] = {"worlds": results}
+    out = run_worlds(worlds, sizes, args.workers, 0 if args.tuning_seeds else EVAL_SEED_BASE)
+    results = out["worlds"]
     if len(results) == 2:
         out["gap_own_minus_held_out"] = _gap(results["own"], results["held-out"])
-    out["seconds"] = round(time.perf_counter() - started, 1)
+    out["load_average_1min"] = {"start": load_before, "end": round(os.getloadavg()[0], 2)}
+    out["sizes"] = asdict(sizes)
+    out["summary"] = summary(out)
     if args.json:
         print(json.dumps(out, sort_keys=True))
     else:

@@ -5,6 +5,9 @@ camera post theirs) until the updated public state arrives at a client subscribe
 `dashboard` user on loopback. That path includes the rules, the durable journal commit and
 the broker. Each input waits for the previous one's state, so the figures are not queueing.
 `service_*` is the part up to the service handing the update to its outlets (rules + journal).
+`--pause-ms` waits that long (untimed) before each input, as a table does between presses: the box
+then folds its journal's WAL in between inputs (device/box/journal.py), which back-to-back inputs
+(the default, 0) leave for later.
 """
 
 from __future__ import annotations
@@ -91,7 +94,8 @@ def _post(box: SimBox, inp: Input) -> None:
     box.service.post(PressJob(inp) if isinstance(inp, Press) else InputJob(inp))
 
 
-def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int = 1) -> dict[str, Any]:
+def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int = 1,
+            pause_ms: float = 0.0) -> dict[str, Any]:
     """`inputs` inputs of the game's seeded random player; only those that change the public state
     are timed (the others publish nothing a screen could wait for) and counted in `skipped`."""
     broker = start_broker(directory / "broker")
@@ -126,6 +130,8 @@ def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int 
                 continue
             legal = game.legal_inputs(session.state)
             inp = game.random_input(session.state, legal, rng.randrange)
+            if pause_ms > 0:
+                time.sleep(pause_ms / 1000)
             before = stamp.seq
             start = time.perf_counter()
             _post(box, inp)
@@ -147,6 +153,7 @@ def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int 
             "game": game.info.id,
             "inputs": inputs,
             "skipped": skipped,
+            "pause_ms": pause_ms,
             "p50_ms": round(percentile(latencies, 50), 3),
             "p90_ms": round(percentile(latencies, 90), 3),
             "p99_ms": round(p99, 3),
@@ -172,11 +179,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--inputs", type=int, default=1000, help="inputs to measure (default 1000)")
     parser.add_argument("--game", help="game to play (default: the configured game)")
+    parser.add_argument("--pause-ms", type=float, default=0.0,
+                        help="untimed pause before each input, as between presses at a table (default 0)")
     parser.add_argument("--data-dir", help="journal directory (default: a temp dir; use the SD card on a Pi)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="houston-bench-mqtt-") as tmp:
         directory = Path(args.data_dir) if args.data_dir else Path(tmp)
-        result = measure(max(1, args.inputs), directory, args.game)
+        result = measure(max(1, args.inputs), directory, args.game, pause_ms=max(0.0, args.pause_ms))
     if args.json:
         print(json.dumps(result, indent=2))
     else:

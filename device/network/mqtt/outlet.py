@@ -59,12 +59,15 @@ class MqttOutlet:
             self._announcement = text
 
     def deliver(self, update: Update) -> None:
-        """Team views, log, summary and results first, then the state, then the events: the
-        state and the events are the last of an update (a subscriber waiting for them has all)."""
+        """The state first (screens wait for it), then the team views, the log, the summary and
+        the results, and the events last: a subscriber waiting for an update's last event has
+        all of it. An update without events sends its state last instead, for the same reason."""
         with self._lock:
             for event in update.events:
                 if event.get("type") in ANNOUNCED and event.get("text"):
                     self._announcement = str(event["text"])
+            if update.events:
+                self._deliver_state(update)
             self._deliver_teams(update)
             if self.log.update(update.seq, update.public, update.events):
                 self._log = encode({**self.log.payload(), "schema": PUBLIC_SCHEMA, "seq": update.seq})
@@ -77,12 +80,16 @@ class MqttOutlet:
             for result in self.results.events(update.public, update.events):
                 payload = encode({**result, "schema": PUBLIC_SCHEMA, "seq": update.seq})
                 self.publisher.publish(self.topics.results, payload, qos=1, retain=False)
-            if update.public != self._public:
-                self._public = update.public
-                self._state = state_payload(update.seq, update.public)
-                self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
+            if not update.events:
+                self._deliver_state(update)
             for event in update.events:
                 self.publisher.publish(self.topics.events, event_payload(update.seq, event), qos=1, retain=False)
+
+    def _deliver_state(self, update: Update) -> None:
+        if update.public != self._public:
+            self._public = update.public
+            self._state = state_payload(update.seq, update.public)
+            self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
 
     def _deliver_teams(self, update: Update) -> None:
         game = update.public.get("game")

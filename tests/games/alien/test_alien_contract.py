@@ -10,8 +10,8 @@ from alien_play import GAME, play_round, seated
 from games import widgets
 from games.alien import state as st
 from games.alien.rules import PHASES
-from games.core import BACK, Game, IllegalInput, NotExpected, Press, RuleError, SetupError
-from games.session import Session
+from games.core import Game, IllegalInput, NotExpected, Press, SetupError
+from tests.support.demo import play_demo
 
 
 def test_every_phase_but_the_end_has_a_row_of_module_level_functions():
@@ -81,24 +81,10 @@ def test_views_declare_the_disc_scores_history_and_whose_turn_it_is():
 
 
 def test_the_demo_policy_plays_to_the_end_through_a_session():
-    session = Session.start(GAME, GAME.demo_options())
-    refused = undone = 0
-    for n in range(500):
-        inp = GAME.demo_input(session.state, n)
-        if inp is None:
-            break
-        if inp == Press(BACK):
-            session.undo()
-            undone += 1
-            continue
-        try:
-            session.check(inp)
-        except RuleError:
-            refused += 1
-            continue
-        session.submit(inp, {}, n)
+    run = play_demo(GAME, limit=500)
+    session = run.session
     assert session.over is not None and session.state.players == ("red", "blue", "green")
-    assert refused == 2 and undone == 1
+    assert run.refused == 2 and run.undone == 1
     assert [r.alien for r in session.state.history] == ["green", "blue", "red"]
     assert [r.verdict for r in session.state.history] == ["exposed", "tie", "escaped"]
 

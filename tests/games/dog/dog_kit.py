@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.core import Effect, Press, Say
 from games.dog.rules import GAME
 from games.dog.state import DogState
@@ -31,7 +29,7 @@ class Table:
         return self.session.state
 
     def set(self, **changes) -> DogState:
-        self.session.state = replace(self.session.state, **changes)
+        self.session.state = self.session.state._replace(**changes)
         return self.session.state
 
     def submit(self, inp, outcomes=None) -> list[Effect]:

@@ -2,10 +2,13 @@
 
 import argparse
 import json
+import random
 
 import pytest
 
 from device.simulation.simulate import register, simulate
+
+TIMING = ("seconds", "games_per_second", "cpu_seconds", "games_per_cpu_second", "load_average_1min")
 
 
 def run(argv, capsys):
@@ -43,5 +46,73 @@ def test_five_players_are_refused(capsys):
 
 def test_a_seed_makes_the_run_reproducible():
     def strip(s):
-        return {k: v for k, v in s.items() if k not in ("seconds", "games_per_second")}
+        return {k: v for k, v in s.items() if k not in TIMING}
     assert strip(simulate("dog", 20, 4, seed=3)) == strip(simulate("dog", 20, 4, seed=3))
+
+
+def test_random_step_is_random_input_over_legal_inputs_then_validate():
+    """Dog's one-call `random_step` gives, state by state, the input the contract's default picks
+    (random_input over legal_inputs) from the same picks, and the chance its validate asks for;
+    and it leaves the pick stream where the default leaves it. States come from games where a
+    uniformly random legal input is mixed in, so menus, cycling and victims' buttons are visited."""
+    from games.core import Game
+    from games.dog.rules import GAME
+
+    assert type(GAME).random_step is not Game.random_step  # Dog answers in one call
+    phases_seen = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.setup({} if seed % 4 == 0 else GAME.simulation_options(2 + seed % 3))
+        for _ in range(400):
+            phases_seen.add(state.phase)
+            ours, theirs = random.Random(rng.random()), random.Random()
+            theirs.setstate(ours.getstate())
+            fast = GAME.random_step(state, ours.randrange)
+            slow = Game.random_step(GAME, state, theirs.randrange)
+            assert fast == slow, state.phase
+            assert ours.getstate() == theirs.getstate(), state.phase
+            if fast is None:
+                break
+            legal = GAME.legal_inputs(state)
+            inp = legal[rng.randrange(len(legal))] if rng.randrange(3) == 0 else fast[0]
+            requests = GAME.validate(state, inp)
+            outcomes = {r.name: rng.randrange(len(r.weights)) for r in requests}
+            state, _ = GAME.apply(state, inp, outcomes)
+    assert phases_seen >= {"order", "turn", "take", "victim", "steal", "exchange", "over"}
+
+
+def drawer(r):
+    """Dice drawn from `r`, as the simulator's drawer answers a request tuple."""
+    return lambda asked: {q.name: r.randrange(len(q.weights)) for q in asked}
+
+
+def test_simulation_step_is_random_step_then_apply():
+    """Dog's one-call `simulation_step` gives, state by state, the state and effects the contract's
+    default gives (random_step, the drawer, apply) from the same picks and draws."""
+    from games.core import Game
+    from games.dog.rules import GAME
+
+    assert type(GAME).simulation_step is not Game.simulation_step
+    phases_seen = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = GAME.setup({} if seed % 4 == 0 else GAME.simulation_options(2 + seed % 3))
+        for _ in range(400):
+            phases_seen.add(state.phase)
+            ours, theirs = random.Random(rng.random()), random.Random()
+            theirs.setstate(ours.getstate())
+
+            fast = GAME.simulation_step(state, ours.randrange, drawer(ours))
+            slow = Game.simulation_step(GAME, state, theirs.randrange, drawer(theirs))
+            assert fast == slow, state.phase
+            assert ours.getstate() == theirs.getstate(), state.phase
+            if fast is None:
+                break
+            legal = GAME.legal_inputs(state)
+            if rng.randrange(3) == 0:  # now and then any legal input: menus, cycling, victims' buttons
+                inp = legal[rng.randrange(len(legal))]
+                requests = GAME.validate(state, inp)
+                state, _ = GAME.apply(state, inp, {r.name: rng.randrange(len(r.weights)) for r in requests})
+            else:
+                state = fast[0]
+    assert phases_seen >= {"order", "turn", "take", "victim", "steal", "exchange", "over"}

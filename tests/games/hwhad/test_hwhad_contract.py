@@ -11,16 +11,13 @@ from hwhad_kit import GLUE, check, cid, step, table, walk, words
 
 from games import widgets
 from games.core import (
-    BACK,
     Choose,
     Game,
     IllegalInput,
     NotExpected,
     Press,
-    RuleError,
     Scan,
     SetupError,
-    Shuffle,
     say,
 )
 from games.hwhad import errors
@@ -29,6 +26,7 @@ from games.hwhad.cards import catalogue
 from games.hwhad.rules import GAME, PHASES
 from games.hwhad.text import render
 from games.session import Session
+from tests.support.demo import play_demo
 
 HANDS = {"red": ["glue", "max"], "blue": ["paul", "jimmy", "lou"], "green": ["bubbles", "sheila"],
          "yellow": ["dowell", "torque"]}
@@ -209,43 +207,12 @@ def test_the_end_shows_a_banner_and_the_reveal_table():
 # --- The demo policy ------------------------------------------------------------------------
 
 
-def play_demo(game, seed=1):
-    """Drive the game's demo policy through a Session, drawing chance with a seeded generator."""
-    import random
-
-    rng = random.Random(seed)
-    session = Session.start(game, game.demo_options())
-    refused = undone = 0
-    for n in range(2000):
-        inp = game.demo_input(session.state, n)
-        if inp is None:
-            break
-        if inp == Press(BACK):
-            session.undo()
-            undone += 1
-            continue
-        try:
-            requests = session.check(inp)
-        except RuleError:
-            refused += 1
-            continue
-        outcomes = {}
-        for r in requests:
-            if isinstance(r, Shuffle):
-                order = list(range(r.size))
-                rng.shuffle(order)
-                outcomes[r.name] = order
-            else:
-                outcomes[r.name] = rng.choices(range(len(r.weights)), weights=r.weights)[0]
-        session.submit(inp, outcomes, n)
-    return session, refused, undone
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_the_demo_policy_plays_a_game_to_its_end(seed):
-    session, refused, undone = play_demo(GAME, seed)
+    run = play_demo(GAME, seed)
+    session = run.session
     assert session.over is not None and GAME.demo_input(session.state, 9999) is None
-    assert refused >= 1 and undone == 1
+    assert run.refused >= 1 and run.undone == 1
     assert len(session.state.teams) == 4 and "purple" not in session.state.teams
 
 

@@ -10,6 +10,8 @@ from device.simulation.simulate import play_one, prompted_inputs, register, simu
 from games.hwhad.rules import GAME
 from games.registry import load_game
 
+TIMING = ("seconds", "games_per_second", "cpu_seconds", "games_per_cpu_second", "load_average_1min")
+
 
 def run(argv, capsys):
     parser = argparse.ArgumentParser()
@@ -20,7 +22,7 @@ def run(argv, capsys):
 
 
 def without_timing(summary):
-    return {k: v for k, v in summary.items() if k not in ("seconds", "games_per_second")}
+    return {k: v for k, v in summary.items() if k not in TIMING}
 
 
 def test_simulate_subcommand_prints_json_with_rates_and_speed(capsys):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from device.network.mqtt.probe import Probe
 from games.spacedogs.catalog import catalog
+from tests.support.broker import Probe
 
 CAT = catalog()
 OPTIONS = {"dogs": ["nova", "orion"], "scenario": "s01"}
@@ -14,15 +14,15 @@ GOALS = [g.text for g in CAT.scenarios["s01"].goals]
 
 
 def _reply(probe: Probe, topic: str, start: int = 0) -> dict:
-    message = probe.wait_for(lambda m: m.topic == topic, 3, start)
+    message = probe.wait_for(lambda m: m.topic == topic, start=start)
     assert message is not None, f"no reply on {topic}"
     return message.json()
 
 
-def test_gr_commands_only_from_the_gr(sd_linked, sd_probes) -> None:
-    box, link = sd_linked(OPTIONS)
-    gr = sd_probes("gr", ("houston/#",))
-    nova = sd_probes("yellow", ("houston/#",))
+def test_gr_commands_only_from_the_gr(linked, probes) -> None:
+    box, link = linked("spacedogs", OPTIONS, page=True)
+    gr = probes("gr", ("houston/#",))
+    nova = probes("yellow", ("houston/#",))
     full = CAT.numbers.max_health
     # the GR's own command topic: accepted, answered there, applied
     gr_topic = link.topics.command("choose", user="gr")
@@ -52,21 +52,21 @@ def test_gr_commands_only_from_the_gr(sd_linked, sd_probes) -> None:
     assert reply["error"] == "bad_command" and "is not a number" in reply["message"]
 
 
-def test_admin_may_send_gr_commands(sd_linked, sd_probes) -> None:
-    box, link = sd_linked(OPTIONS)
-    admin = sd_probes("admin", ("houston/#",))
+def test_admin_may_send_gr_commands(linked, probes) -> None:
+    box, link = linked("spacedogs", OPTIONS, page=True)
+    admin = probes("admin", ("houston/#",))
     topic = link.topics.command("choose", admin=True)
     admin.publish(topic, json.dumps({"option": "damage:nova:2:suffer"}))
     assert _reply(admin, f"{topic}/reply")["status"] == "ok"
     assert box.session.state.dog("nova").health == CAT.numbers.max_health - 2
 
 
-def test_the_public_stream_never_carries_the_gr_goals(sd_linked, sd_probes) -> None:
-    box, link = sd_linked(OPTIONS)
+def test_the_public_stream_never_carries_the_gr_goals(linked, probes) -> None:
+    box, link = linked("spacedogs", OPTIONS, page=True)
     mine = (f"{link.topics.base}/#",)  # this box only (others' retained states are not its stream)
-    dashboard = sd_probes("dashboard", mine)
-    players = {c: sd_probes(c, mine) for c in ("yellow", "green")}
-    gr = sd_probes("gr", mine)
+    dashboard = probes("dashboard", mine)
+    players = {c: probes(c, mine) for c in ("yellow", "green")}
+    gr = probes("gr", mine)
     gr_topic = link.topics.command("choose", user="gr")
     for option in ("goal:s01a", "damage:orion:2:receive"):
         start = gr.mark()
@@ -84,5 +84,5 @@ def test_the_public_stream_never_carries_the_gr_goals(sd_linked, sd_probes) -> N
     assert not any(m.topic == link.topics.team("gr") for p in players.values() for m in p.messages)
     # the end scene reveals them to everyone
     gr.publish(gr_topic, json.dumps({"option": "end"}))
-    revealed = dashboard.wait_for(lambda m: m.topic == link.topics.state and GOALS[0] in m.payload.decode(), 3)
+    revealed = dashboard.wait_for(lambda m: m.topic == link.topics.state and GOALS[0] in m.payload.decode())
     assert revealed is not None

@@ -5,31 +5,17 @@ message on the public topics is byte-identical; the offerer's own topic does dif
 from __future__ import annotations
 
 from games.core import Input, Press, Scan
-from games.session import Session
 from games.whales.rules import GAME
 from games.whales.state import OFFER_CARD
+from tests.support.demo import play_demo
 
 
 def inputs_to_second_offer() -> tuple[list[Input], list[str]]:
     """The demo's inputs up to the second turn's face-down scan (the first turn's slip and BACK
     included), and the cards that could be held face down there."""
-    session = Session.start(GAME, GAME.demo_options())
-    played: list[Input] = []
-    step = 0
-    while not (session.state.phase == OFFER_CARD and session.state.turns == 1):
-        inp = GAME.demo_input(session.state, step)
-        assert inp is not None
-        step += 1
-        played.append(inp)
-        if inp == Press("back"):
-            session.undo()
-            continue
-        try:
-            session.check(inp)
-        except ValueError:
-            continue  # refused at the table too: played all the same
-        session.submit(inp, {}, step)
-    return played, list(session.state.deck)
+    run = play_demo(GAME, stop=lambda state: state.phase == OFFER_CARD and state.turns == 1)
+    assert run.session.state.phase == OFFER_CARD and run.session.state.turns == 1, "the demo never got there"
+    return run.played, list(run.session.state.deck)
 
 
 def drive(box, inp: Input) -> None:
@@ -39,15 +25,15 @@ def drive(box, inp: Input) -> None:
         box.press(inp.button, hold=inp.hold)
 
 
-def test_the_card_held_face_down_changes_nothing_public(linked_whales, whales_probes):
+def test_the_card_held_face_down_changes_nothing_public(linked, probes):
     played, deck = inputs_to_second_offer()
     offerer = GAME.demo_options()["teams"][1]
     receiver = GAME.demo_options()["teams"][2]
     streams, private = [], []
     for face_down in (deck[0], deck[-1]):
-        box, link = linked_whales(GAME.demo_options())
-        dash = whales_probes("dashboard", (f"houston/{link.topics.box}/#",))
-        team = whales_probes(offerer, (link.topics.team(offerer),))
+        box, link = linked("whales", GAME.demo_options())
+        dash = probes("dashboard", (f"houston/{link.topics.box}/#",))
+        team = probes(offerer, (link.topics.team(offerer),))
         dash.wait_for(lambda m, t=link.topics.state: m.topic == t)
         for inp in [*played, Scan(face_down), Press(receiver)]:
             drive(box, inp)
