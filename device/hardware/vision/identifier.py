@@ -199,6 +199,9 @@ class Identifier:
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         self._badge_finder = BadgeFinder(badges)
         self.gate = Gate(self.t.retry_min_votes, self.t.min_inliers)
+        self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
+        self._views_cache = _NO_VIEWS
+        self._in_identify = False
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -270,6 +273,13 @@ class Identifier:
         if frame.ndim not in (2, 3) or min(frame.shape[:2]) < 32:
             return Identification("none")  # too small to show a card (a 1x1 file, a thumbnail)
         frame = _camera_size(frame)
+        self._views_of, self._in_identify = None, True  # a camera may reuse one buffer: nothing carries over
+        try:
+            return self._identify(frame)
+        finally:
+            self._views_of, self._views_cache, self._in_identify = None, _NO_VIEWS, False
+
+    def _identify(self, frame: np.ndarray) -> Identification:
         feats = self.extractor.frame(frame)
         pooled: Identification | None = None
         if self.t.pooled == "first":
@@ -434,7 +444,7 @@ class Identifier:
         face (ECC: correlation, so light level does not matter). None if it does not converge.
         With `detail`, a second pass at detail-face resolution (twice the thumbnail's), where
         only the part of the card inside the frame is compared."""
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        grey = self._views(frame)[1]
         h = rough
         passes = [(THUMB_SCALE, THUMB_W, THUMB_H, self._thumbs_grey_f[card][..., 0], 60)]
         if detail and self._details_f is not None:
@@ -600,10 +610,21 @@ class Identifier:
             self._own[card] = mask
         return mask
 
+    def _views(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The frame at half size (BGR) and in grey, computed once per frame: every fit judged and
+        every alignment needs them (up to a dozen times on a frame with a badge-coloured patch)."""
+        if self._views_of is frame:
+            return self._views_cache
+        small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        if self._in_identify:  # kept only while one identify() call looks at this frame
+            self._views_of, self._views_cache = frame, (small, grey)
+        return small, grey
+
     def _warp_back(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame seen in thumbnail card coordinates, and which thumbnail pixels were in view."""
         self._grey = frame.ndim == 2
-        small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
+        small = self._views(frame)[0]
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
         # Glare saturates every channel: those pixels say nothing about the face under them.
@@ -785,6 +806,7 @@ class Identifier:
 
 
 _DIFF_LEVEL = 45
+_NO_VIEWS = (np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), np.uint8))
 _COLOUR_PAIR_SHARE = 0.4  # look-alikes differing over this much of the card differ by a field colour
 _INNER_PIXELS = (THUMB_H - 4) * (THUMB_W - 4)
 _COLOUR_DUEL_BELOW = 0.1  # an edge duel this close between same-design faces goes to colour
