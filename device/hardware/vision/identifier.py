@@ -37,7 +37,6 @@ from device.hardware.vision.badge_finder import BadgeFinder, field_colours
 from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
-from device.hardware.vision.gate import Evidence, Gate
 from device.hardware.vision.hamming_index import HammingIndex
 from device.hardware.vision.localiser import PooledLocaliser
 from device.hardware.vision.references import (
@@ -198,7 +197,6 @@ class Identifier:
         self._own: dict[int, np.ndarray] = {}
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         self._badge_finder = BadgeFinder(badges)
-        self.gate = Gate(self.t.retry_min_votes, self.t.min_inliers)
         self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
         self._views_cache = _NO_VIEWS
         self._in_identify = False
@@ -289,8 +287,8 @@ class Identifier:
         votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
         self.last_support = 0
         if votes is None:
-            if self.t.pooled == "after":  # no votes: no evidence for the dense retry (gate.py)
-                pooled = self._pooled(frame, feats, dense=self.gate.card_likely(Evidence(len(feats), 0, False)))
+            if self.t.pooled == "after":
+                pooled = self._pooled(frame, feats)
                 if pooled.is_match:
                     return pooled
             unknown = pooled if pooled is not None and pooled.status == "unknown" else None
@@ -325,9 +323,7 @@ class Identifier:
             if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                 best_unknown = result
         if self.t.pooled == "after":
-            # The denser corners only with evidence of a card (gate.py): an empty table costs one plain pass.
-            likely = self.gate.card_likely(Evidence(len(feats), self.last_support, best_unknown is not None))
-            pooled = self._pooled(frame, feats, dense=likely)
+            pooled = self._pooled(frame, feats)
         if pooled is not None:
             if pooled.is_match:
                 return pooled
@@ -371,17 +367,16 @@ class Identifier:
         best = again if again.is_match or again.whole > result.whole else result
         return replace(best, refined=True)
 
-    def _pooled(self, frame: np.ndarray, feats: Features, dense: bool = True) -> Identification:
+    def _pooled(self, frame: np.ndarray, feats: Features) -> Identification:
         """Localise with features pooled over the deck (localiser.py: the shared frame template
-        counts), then decide among every enrolled card on the warped face. `dense`: whether the
-        retry on denser corners may run (the gate's verdict)."""
+        counts), then decide among every enrolled card on the warped face."""
         if len(feats) < self.t.min_inliers:
             return Identification("none")
         corr = self._localiser.match(feats.points, feats.descriptors)
         h, corners, inl, inliers = None, None, np.zeros(0, np.uint8), 0
         if len(corr) >= self.t.min_inliers:
             h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
-        if (h is None or corners is None) and dense and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
+        if (h is None or corners is None) and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
             # Some template features but no fit: a small or blurred card. More, weaker corners.
             dense = self.extractor.frame_dense(frame)
             corr = self._localiser.match(dense.points, dense.descriptors)
