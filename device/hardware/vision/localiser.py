@@ -89,15 +89,26 @@ def _pool(points: np.ndarray, descriptors: np.ndarray) -> np.ndarray:
     bounds = np.flatnonzero(np.diff(sorted_key)) + 1
     starts = np.concatenate([[0], bounds])
     ends = np.concatenate([bounds, [n]])
-    d64 = np.ascontiguousarray(descriptors, np.uint8).view(np.uint64)
+    d64 = np.ascontiguousarray(descriptors, np.uint8).view(np.uint64)[order]
+    # Every pair (k, j) of one cell with j earlier than k (order is stable, so earlier rows come
+    # first within a cell), all cells at once, in chunks to bound memory.
+    cell_start = np.repeat(starts, ends - starts)
+    earlier = np.arange(n) - cell_start  # how many rows of its cell precede each sorted row
+    drop = np.zeros(n, bool)
+    chunk = 1 << 20
+    offsets = np.concatenate([[0], np.cumsum(earlier)])
+    lo = 0
+    while lo < n:
+        hi = int(np.searchsorted(offsets, offsets[lo] + chunk, side="right")) - 1
+        hi = min(max(hi, lo + 1), n)
+        k = np.repeat(np.arange(lo, hi), earlier[lo:hi])
+        j = cell_start[k] + (np.arange(len(k)) - (offsets[k] - offsets[lo]))
+        # The first 64 bits alone rule most pairs out; only the rest are compared in full.
+        first = np.bitwise_count(d64[k, 0] ^ d64[j, 0]) <= _SAME_DESC
+        k, j = k[first], j[first]
+        dist = np.bitwise_count(d64[k] ^ d64[j]).sum(axis=1)
+        drop[k[dist <= _SAME_DESC]] = True  # an earlier row stands for it
+        lo = hi
     keep = np.ones(n, bool)
-    for s, e in zip(starts, ends, strict=True):
-        if e - s < 2:
-            continue
-        rows = order[s:e]
-        rows = np.sort(rows)
-        d = d64[rows]
-        dist = np.bitwise_count(d[:, None, :] ^ d[None, :, :]).sum(axis=2)
-        near = np.tril(dist <= _SAME_DESC, k=-1)  # near[i, j]: j < i and the same feature
-        keep[rows[near.any(axis=1)]] = False  # an earlier row stands for it
+    keep[order[drop]] = False
     return np.flatnonzero(keep)
