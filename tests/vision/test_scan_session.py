@@ -129,3 +129,61 @@ def test_session_counts_frames() -> None:
 
 def test_sparse_card_like_flicker_is_not_an_unknown_card() -> None:
     assert _run(([UNKNOWN] + [NONE] * 2) * 20) == []
+
+
+def _lid(seed: int, card: bool = False) -> np.ndarray:
+    """An empty grey lid with fresh sensor noise per frame; optionally a bright card on it."""
+    rng = np.random.default_rng(seed)
+    frame = np.clip(90 + rng.normal(0, 6, (480, 640, 3)), 0, 255).astype(np.uint8)
+    if card:
+        frame[300:420, 500:590] = 230
+    return frame
+
+
+class _Counting:
+    """An identify function that counts its calls and says what it is told to."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.answer = NONE
+
+    def __call__(self, frame: np.ndarray) -> Identification:
+        self.calls += 1
+        return self.answer
+
+
+def test_an_unchanged_empty_view_is_not_identified_again_for_a_bounded_run() -> None:
+    ident, clock = _Counting(), Clock()
+    session = ScanSession(ident, clock=clock, still_frames=4)
+    for i in range(10):
+        session.feed(_lid(i))
+        clock.now += 1 / FPS
+    # frames 0 and 5 identified (after 4 reused in a row the view is looked at again), 1-4 and 6-9 reused
+    assert ident.calls == 2 and session.reused == 8 and session.frames == 10
+
+
+def test_a_card_entering_an_unchanged_view_is_identified_at_once() -> None:
+    ident, clock = _Counting(), Clock()
+    session = ScanSession(ident, clock=clock, still_frames=15)
+    session.feed(_lid(0))
+    session.feed(_lid(1))
+    assert ident.calls == 1
+    ident.answer = _match("pilot-otto")
+    for i in range(3):
+        clock.now += 1 / FPS
+        d = session.feed(_lid(2 + i, card=True))
+    assert ident.calls == 4 and d is not None and d.card == "pilot-otto"
+
+
+def test_only_empty_views_are_reused_and_by_default_nothing_is() -> None:
+    ident, clock = _Counting(), Clock()
+    ident.answer = UNKNOWN
+    session = ScanSession(ident, clock=clock, still_frames=15)
+    for i in range(5):
+        session.feed(_lid(i))
+    assert ident.calls == 5
+    ident2 = _Counting()
+    plain = ScanSession(ident2, clock=Clock())
+    for i in range(5):
+        plain.feed(_lid(i))
+    assert ident2.calls == 5 and plain.reused == 0

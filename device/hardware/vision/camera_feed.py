@@ -94,4 +94,5 @@ def make_scan_session(
     current: str | Callable[[], str | None] | None
     current = deck if deck is not None or service is None else (lambda: _deck_of_running_game(service))
     kwargs: dict[str, Any] = {"clock": clock} if clock is not None else {}
-    return ScanSession(identifier.identify, deck=current, **kwargs)
+    # An unchanged empty lid is not identified again for up to 15 frames (~1 s) in a row.
+    return ScanSession(identifier.identify, deck=current, still_frames=15, **kwargs)

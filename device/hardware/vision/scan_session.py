@@ -11,6 +11,13 @@ Rules (all times from the injected clock, so tests do not sleep):
   `unknown_after` seconds without a decision, seen in at least `unknown_density` of the frames
   of the last such span, gives one `unknown` decision per presentation.
 - A recognised card enrolled for another deck (not in the current deck) gives `foreign`.
+
+With `still_frames` (the device's camera feed turns it on), a view that has not changed since the
+last frame that was identified and showed nothing (every cell of a 32 x 24 grey thumbnail within
+`still_level` grey levels) is not identified again, for at most `still_frames` frames in a row:
+an empty lid costs a thumbnail instead of an identification. The comparison is with the last
+*identified* frame, so a slow drift adds up and is looked at. Off by default, so the bench's
+hold sequences still measure identification on every frame.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from device.hardware.vision.decks import card_ids_for
@@ -54,6 +62,8 @@ class ScanSession:
         gone_after: float = 0.6,
         unknown_after: float = 1.0,
         unknown_density: float = 0.5,
+        still_frames: int = 0,
+        still_level: float = 6.0,
     ) -> None:
         self._identify = identify
         self._deck = deck
@@ -65,6 +75,11 @@ class ScanSession:
         self.gone_after = gone_after
         self.unknown_after = unknown_after
         self.unknown_density = unknown_density
+        self.still_frames = still_frames  # an unchanged empty view reuses its identification this often in a row
+        self.still_level = still_level  # grey levels a thumbnail cell may move in an unchanged view
+        self._still_ref: np.ndarray | None = None  # thumbnail of the last identified frame
+        self._still_run = 0
+        self.reused = 0  # frames not identified again (unchanged empty view)
         self._history: deque[tuple[float, bool]] = deque()
         self._recent: deque[tuple[str, str] | None] = deque(maxlen=window)
         self._last_seen: dict[tuple[str, str], float] = {}
@@ -80,8 +95,22 @@ class ScanSession:
         return self._deck() if callable(self._deck) else self._deck
 
     def feed(self, frame: np.ndarray) -> Decision | None:
-        """Identify one frame and apply the rules."""
-        return self.observe(self._identify(frame))
+        """Identify one frame (unless it is an unchanged empty view, see above) and apply the rules."""
+        thumb = _thumbnail(frame) if self.still_frames > 0 else None
+        if (
+            thumb is not None
+            and self._still_ref is not None
+            and self.last is not None
+            and self.last.status == "none"
+            and self._still_run < self.still_frames
+            and float(np.abs(thumb - self._still_ref).max()) <= self.still_level
+        ):
+            self._still_run += 1
+            self.reused += 1
+            return self.observe(self.last)
+        ident = self._identify(frame)
+        self._still_ref, self._still_run = thumb, 0
+        return self.observe(ident)
 
     def observe(self, ident: Identification) -> Decision | None:
         """Apply the rules to one frame's identification (no image work: testable alone)."""
@@ -146,3 +175,13 @@ class ScanSession:
         if cards is not None and card in cards:  # e.g. team badges, shared by every game
             return Decision(CARD, card, deck, score)
         return Decision(FOREIGN, card, deck, score)
+
+
+def _thumbnail(frame: object) -> np.ndarray | None:
+    """A 32 x 24 grey thumbnail (cell means: sensor noise averages out), or None for no image."""
+    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or min(frame.shape[:2]) < 32:
+        return None
+    if frame.ndim == 3 and frame.shape[2] != 3:
+        return None
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return cv2.resize(grey, (32, 24), interpolation=cv2.INTER_AREA).astype(np.float32)
