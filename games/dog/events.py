@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from games.core import Say, say
 from games.dog.data import RESTORE
-from games.dog.state import AT, CHARCOAL, FIRE, HANDS, MEAT, NO_STICKS, DogState, Sticks, add, fields_of, remade
+from games.dog.state import AT, CHARCOAL, FIRE, HANDS, MEAT, NO_STICKS, DogState, Sticks, add, remade
 
 BONFIRE, DOGS, PACK, VILLAGERS, FAINTS = AT["bonfire"], AT["dogs"], AT["pack"], AT["villagers"], AT["faints"]
 
@@ -85,7 +85,7 @@ def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
             hands[i] = (meat - 2 * tamed, hands[i][CHARCOAL], hands[i][FIRE])
             bonfire = add(bonfire, used)
         lines.append(feed_line(state.teams[i], meat, tamed, wasted))
-    fields = fields_of(state)
+    fields = [*state]
     fields[HANDS], fields[DOGS], fields[PACK], fields[BONFIRE] = tuple(hands), tuple(dogs), pack, bonfire
     return remade(fields), lines
 
@@ -119,7 +119,7 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
                 lines.append(say("all_fainted", team=team, dogs=dogs[i], restored=standing))
             dogs[i] = 0
         villagers[i], faints[i] = standing, times
-    fields = fields_of(state)
+    fields = [*state]
     fields[HANDS], fields[DOGS], fields[PACK], fields[BONFIRE] = tuple(hands), tuple(dogs), pack, bonfire
     fields[VILLAGERS], fields[FAINTS] = tuple(villagers), tuple(faints)
     return remade(fields), lines
@@ -135,7 +135,7 @@ def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
         hands[i] = (hands[i][MEAT], hands[i][CHARCOAL], 0)
         bonfire = (bonfire[0], bonfire[1], bonfire[2] + fire)
         lines.append(fire_fest_line(state.teams[i], fire))
-    fields = fields_of(state)
+    fields = [*state]
     fields[HANDS], fields[BONFIRE] = tuple(hands), bonfire
     return remade(fields), lines
 

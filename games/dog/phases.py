@@ -57,7 +57,6 @@ from games.dog.state import (
     Sticks,
     add,
     evolve,
-    fields_of,
     logged,
     remade,
     sub,
@@ -288,7 +287,7 @@ def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     held[i] = add(held[i], d)
     hands = tuple(held)
     line = exchanged_say(s.teams[i], give, get)
-    fields = fields_of(s)
+    fields = [*s]
     fields[HANDS], fields[BONFIRE_AT], fields[LOG] = hands, sub(s.bonfire, d), s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
     return turn_of(fields, next_active(s, i)), [line]
 
@@ -395,7 +394,7 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
         if offers is None:
             offers = offers_by_bonfire[bonfire] = take_offers(bonfire, roll)
         if offers:
-            fields = fields_of(s)
+            fields = [*s]
             fields[PHASE] = TAKE
             fields[ROLL_AT] = roll
             fields[OFFERS] = offers
@@ -409,7 +408,7 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
     line = rolled_say(team, roll)
     if kind == "theft":
         effects.append(team_say("theft", team))
-        fields = fields_of(s)
+        fields = [*s]
         fields[ROLL_AT] = roll
         fields[ROLLS_AT] = n
         if not any_victim(s):
@@ -456,7 +455,7 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tup
         s, more = events.fire_fest(s)
         lines += more
     effects += lines[2:]
-    fields = fields_of(s)
+    fields = [*s]
     fields[MUST_ROLL], fields[LOG], fields[ROLL_AT], fields[ROLLS_AT] = True, logged(s.log, lines), roll, rolls
     if not events.active(s):
         return game_over(remade(fields), effects)
@@ -512,7 +511,7 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     m, c, f = s.bonfire
     bonfire = (m - dm, c - dc, f - df)
     line = TOOK[s.teams[i]][name]
-    fields = fields_of(s)  # the new state's fields, set one by one (cheaper than update(**))
+    fields = [*s]  # the new state's fields, set one by one (cheaper than update(**))
     fields[HANDS] = tuple(held)
     fields[BONFIRE_AT] = bonfire
     fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
@@ -636,7 +635,7 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     hands[v] = (m - dm, c - dc, f - df)
     teams = s.teams
     line = STOLE[teams[i], teams[v], colour]
-    fields = fields_of(s)
+    fields = [*s]
     fields[HANDS] = tuple(hands)
     fields[VICTIM_AT] = -1
     fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
@@ -663,7 +662,7 @@ def next_active(s: DogState, i: int) -> int:
 
 
 def next_turn(s: DogState) -> DogState:
-    return turn_of(fields_of(s), next_active(s, s.current))
+    return turn_of([*s], next_active(s, s.current))
 
 
 def turn_of(fields: list[object], current: int) -> DogState:
@@ -685,7 +684,7 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
         s, more = events.assault(s, incident=False)
         lines = [round_line("round_end_assault", s.round, s.teams[s.current]), *more]
     effects = [*effects, ALARM, *lines]
-    fields = fields_of(s)
+    fields = [*s]
     fields[BONFIRE_AT] = BONFIRE
     fields[HANDS] = (NO_STICKS,) * len(s.teams)
     if s.round >= s.rounds or not events.active(s):

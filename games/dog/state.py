@@ -33,7 +33,7 @@ class DogState(NamedTuple):
     colours, as option names); `pick` is the one on offer now.
 
     A named tuple, not a dataclass: `houston simulate` makes about 150 of these a game, and a
-    tuple is made from a list of its fields (`fields_of` / `remade`) in one call and read by
+    tuple is made from a list of its fields (`[*s]`, changed, then `remade`) in one call and read by
     field in C. Immutable all the same; `evolve` is `_replace` without its Python loop."""
 
     phase: str
@@ -65,18 +65,16 @@ class DogState(NamedTuple):
 
 
 # Where each field sits in the tuple, for the hottest transitions that set fields in a list
-# (`fields_of`, then `remade`).
+# (`[*s]`, then `remade`).
 AT: dict[str, int] = {name: i for i, name in enumerate(DogState._fields)}
 PHASE, HANDS, BONFIRE_AT, LOG = AT["phase"], AT["hands"], AT["bonfire"], AT["log"]
 CURRENT, MUST_ROLL, ROLL_AT, ROLLS_AT, OFFERS, PICK = (AT["current"], AT["must_roll"], AT["roll"], AT["rolls"],
                                                     AT["offers"], AT["pick"])
 ROUND, VICTIM_AT = AT["round"], AT["victim"]
 
-fields_of = list  # a state's fields, in order, to change some and make a new state with `remade`
-
-
 def remade(fields: list[object]) -> DogState:
-    """A state from a full list of fields (`fields_of` another, changed)."""
+    """A state from a full list of fields (`[*s]` of another, changed). `[*s]`, not `list(s)`:
+    the same list without the call (a state is made on every input)."""
     return _new(DogState, fields)
 
 
