@@ -72,7 +72,7 @@ def active(state: DogState) -> list[int] | range:
 
 def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
     """Every player tames a dog per 2 meat in hand. As an incident, the meat used returns."""
-    hands, dogs = list(state.hands), list(state.dogs)
+    hands, dogs = [*state.hands], [*state.dogs]
     pack, bonfire = state.pack, state.bonfire
     lines: list[Say] = []
     for i in active(state):
@@ -93,8 +93,8 @@ def feed(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
 def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
     """Every player is assaulted by a dog per meat in hand and fends them off; the unguarded
     villagers faint. As an incident, the sticks used for defence return to the bonfire."""
-    hands, dogs = list(state.hands), list(state.dogs)
-    villagers, faints = list(state.villagers), list(state.faints)
+    hands, dogs = [*state.hands], [*state.dogs]
+    villagers, faints = [*state.villagers], [*state.faints]
     pack, bonfire = state.pack, state.bonfire
     lines: list[Say] = []
     for i in active(state):
@@ -127,7 +127,7 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
 
 def fire_fest(state: DogState) -> tuple[DogState, list[Say]]:
     """Every player returns their fire sticks to the bonfire."""
-    hands = list(state.hands)
+    hands = [*state.hands]
     bonfire = state.bonfire
     lines: list[Say] = []
     for i in active(state):

@@ -283,7 +283,7 @@ def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     give, _, get = name.partition("-")
     d = EXCHANGE_DELTAS[name]
     i = s.current
-    held = list(s.hands)
+    held = [*s.hands]
     held[i] = add(held[i], d)
     hands = tuple(held)
     line = exchanged_say(s.teams[i], give, get)
@@ -386,7 +386,7 @@ def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
 def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
     """`rolled` from the roll's row of ROLL_TABLE (its meaning and effects worked out once)."""
     roll, shown, kind, offers_by_bonfire = row
-    effects = list(shown)
+    effects = [*shown]
     n = s.rolls + 1
     if kind == "take":
         bonfire = s.bonfire
@@ -505,7 +505,7 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     """Move the sticks; if meat or charcoal is now all taken, the round ends at once."""
     dm, dc, df = TAKES[name]
     i = s.current
-    held = list(s.hands)
+    held = [*s.hands]
     m, c, f = held[i]
     held[i] = (m + dm, c + dc, f + df)
     m, c, f = s.bonfire
@@ -628,7 +628,7 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     v = s.victim if victim is None else victim
     i = s.current
     dm, dc, df = TAKES[colour]
-    hands = list(s.hands)
+    hands = [*s.hands]
     m, c, f = hands[i]
     hands[i] = (m + dm, c + dc, f + df)
     m, c, f = hands[v]
