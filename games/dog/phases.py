@@ -7,7 +7,7 @@ are in docs/rules/dog.md.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
 from games.core import (
     OK,
@@ -35,6 +35,7 @@ from games.dog.state import (
     COLOURS,
     CURRENT,
     EXCHANGE,
+    FIRE,
     HANDS,
     LOG,
     LOG_LINES,
@@ -199,16 +200,16 @@ def legal_exchanges(s: DogState) -> tuple[str, ...]:
     return _legal_exchanges(s.hands[s.current], s.bonfire)
 
 
-@lru_cache(maxsize=8192)
 def _legal_exchanges(hand: Sticks, bonfire: Sticks) -> tuple[str, ...]:
-    """The exchanges a hand may make with a bonfire (see exchange_refusal)."""
-    legal = []
-    for name in EXCHANGES:
-        give, _, get = name.partition("-")
-        left = bonfire[INDEX[get]]
-        if hand[INDEX[give]] and left and not (left == 1 and get != "fire"):
-            legal.append(name)
-    return tuple(legal)
+    """The exchanges a hand may make with a bonfire (see exchange_refusal): the hand holds the stick
+    to give, and the bonfire has the one to get beyond the last meat or charcoal (taking that would
+    end the round). Not cached: a hand and a bonfire seldom come back."""
+    return tuple([name for name, give, get, keep in EXCHANGE_SIDES if hand[give] and bonfire[get] > keep])
+
+
+# each exchange: (name, colour given, colour got, sticks of it the bonfire must keep) as indices
+EXCHANGE_SIDES = tuple((name, INDEX[give], INDEX[get], 0 if get == "fire" else 1)
+                       for name in EXCHANGES for give, _, get in [name.partition("-")])
 
 
 def turn_check(s: DogState, inp: Input) -> tuple:
@@ -280,22 +281,25 @@ def cycle_legal(s: DogState) -> list[Input]:
 
 def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     """One stick from the hand to the bonfire for one of another colour; the turn is over."""
-    give, _, get = name.partition("-")
     d = EXCHANGE_DELTAS[name]
     i = s.current
     held = [*s.hands]
     held[i] = add(held[i], d)
-    hands = tuple(held)
-    line = exchanged_say(s.teams[i], give, get)
+    line = EXCHANGED[s.teams[i]][name]
     fields = [*s]
-    fields[HANDS], fields[BONFIRE_AT], fields[LOG] = hands, sub(s.bonfire, d), s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
-    return turn_of(fields, next_active(s, i)), [line]
+    fields[HANDS], fields[BONFIRE_AT], fields[LOG] = tuple(held), sub(s.bonfire, d), s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    j = (i + 1) % len(held)  # the next player, unless knocked out
+    return turn_of(fields, j if s.faints[j] < 3 else next_active(s, i)), [line]
 
 
-@lru_cache(maxsize=128)
-def exchanged_say(team: str, give: str, get: str) -> Say:
-    """The line of an exchange, made once (8 teams x 3 exchanges)."""
+def exchanged_say(team: str, name: str) -> Say:
+    """The line of an exchange."""
+    give, _, get = name.partition("-")
     return say("exchanged", team=team, give=give, get=get)
+
+
+# team -> exchange -> its line, made once
+EXCHANGED = {t: {name: exchanged_say(t, name) for name in EXCHANGES} for t in TEAM_COLOURS}
 
 
 # --- rolling --------------------------------------------------------------------------------
@@ -359,18 +363,27 @@ def steal_choices(s: DogState) -> list[Choose]:
 
 def steal_options(s: DogState) -> list[tuple[int, str]]:
     """(victim, colour) for each of `steal_choices(s)`, in the same order."""
-    cur, faints = s.current, s.faints
+    faints, hands = s.faints, s.hands
     options: list[tuple[int, str]] = []
-    for i, hand in enumerate(s.hands):
-        if i != cur and faints[i] < 3:
-            options += _held(i, hand)
+    for i in OTHERS[len(hands)][s.current]:
+        if faints[i] < 3:
+            options += HELD[i][hands[i]]
     return options
 
 
-@lru_cache(maxsize=4096)
 def _held(i: int, hand: Sticks) -> tuple[tuple[int, str], ...]:
-    """(i, colour) for each colour this hand holds (6 places x at most 10*8*6 hands)."""
+    """(i, colour) for each colour this hand holds."""
     return tuple((i, c) for c, n in zip(COLOURS, hand, strict=True) if n)
+
+
+# every hand there can be (at most the whole bonfire: 10 x 8 x 6 of them) -> its `_held`, for
+# each place in the play order: a plain dict, made once (no cache to call on every theft)
+EVERY_HAND: tuple[Sticks, ...] = tuple(product(range(BONFIRE[MEAT] + 1), range(BONFIRE[CHARCOAL] + 1),
+                                               range(BONFIRE[FIRE] + 1)))
+HELD: tuple[dict[Sticks, tuple[tuple[int, str], ...]], ...] = tuple(
+    {hand: _held(i, hand) for hand in EVERY_HAND} for i in range(MAX_PLAYERS))
+# players -> place -> the other places, in play order
+OTHERS = {n: tuple(tuple(j for j in range(n) if j != i) for i in range(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 
 def thieves_victims(s: DogState) -> list[int]:
@@ -639,8 +652,9 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     fields[HANDS] = tuple(hands)
     fields[VICTIM_AT] = -1
     fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    j = (i + 1) % len(hands)  # the next player, unless knocked out
     fields[PHASE] = TURN
-    fields[CURRENT] = next_active(s, i)
+    fields[CURRENT] = j if s.faints[j] < 3 else next_active(s, i)
     fields[MUST_ROLL] = False
     fields[OFFERS] = ()
     fields[PICK] = 0
