@@ -331,10 +331,19 @@ def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
 # every roll the dice can show -> (its sound, words and slot LEDs; what it means)
 SHOWN: dict[tuple[str, ...], tuple[tuple[Effect, ...], str]] = {roll: _shown(roll) for roll in set(ROLLS.values())}
 
-# A roll's row: the colours, the effects that show it, what it means, and its takes by bonfire
-# (filled as bonfires come: at most 10 x 8 x 6 of them per roll, so the cache is bounded).
-RollRow = tuple[tuple[str, ...], tuple[Effect, ...], str, dict[Sticks, tuple[str, ...]]]
-ROLL_ROWS: dict[tuple[str, ...], RollRow] = {roll: (roll, *SHOWN[roll], {}) for roll in SHOWN}
+
+
+def rolled_say(team: str, roll: tuple[str, ...]) -> Say:
+    """The log's line for a roll."""
+    return say("rolled", team=team, a=roll[0], b=roll[1], c=roll[2])
+
+
+# A roll's row: the colours, the effects that show it, what it means, its takes by bonfire
+# (filled as bonfires come: at most 10 x 8 x 6 of them per roll, so the cache is bounded) and
+# its log line by team.
+RollRow = tuple[tuple[str, ...], tuple[Effect, ...], str, dict[Sticks, tuple[str, ...]], dict[str, Say]]
+ROLL_ROWS: dict[tuple[str, ...], RollRow] = {
+    roll: (roll, *SHOWN[roll], {}, {t: rolled_say(t, roll) for t in TEAM_COLOURS}) for roll in SHOWN}
 # every outcome of the three dice by (a * faces of B + b) * faces of C + c -> its roll's row
 FACES_B, FACES_C = len(DICE[1].faces), len(DICE[2].faces)
 ROLL_TABLE: tuple[RollRow, ...] = tuple(ROLL_ROWS[ROLLS[key]] for key in sorted(ROLLS))
@@ -342,9 +351,9 @@ ROLL_TABLE: tuple[RollRow, ...] = tuple(ROLL_ROWS[ROLLS[key]] for key in sorted(
 
 def any_victim(s: DogState) -> bool:
     """Whether another player still in holds a stick (`thieves_victims` is not empty)."""
-    cur, faints = s.current, s.faints
-    for i, hand in enumerate(s.hands):
-        if hand != NO_STICKS and i != cur and faints[i] < 3:
+    faints, hands = s.faints, s.hands
+    for i in OTHERS[len(hands)][s.current]:
+        if hands[i] != NO_STICKS and faints[i] < 3:
             break
     else:
         return False
@@ -398,7 +407,7 @@ def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
 
 def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
     """`rolled` from the roll's row of ROLL_TABLE (its meaning and effects worked out once)."""
-    roll, shown, kind, offers_by_bonfire = row
+    roll, shown, kind, offers_by_bonfire, rolled_lines = row
     effects = [*shown]
     n = s.rolls + 1
     if kind == "take":
@@ -415,17 +424,17 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
             fields[MUST_ROLL] = False
             fields[ROLLS_AT] = n
             return _new(DogState, fields), effects
-        effects.append(team_say("nothing_to_take", s.teams[s.current]))
+        effects.append(NOTHING_TO_TAKE[s.teams[s.current]])
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
     team = s.teams[s.current]
-    line = rolled_say(team, roll)
+    line = rolled_lines[team]
     if kind == "theft":
-        effects.append(team_say("theft", team))
+        effects.append(THEFT[team])
         fields = [*s]
         fields[ROLL_AT] = roll
         fields[ROLLS_AT] = n
         if not any_victim(s):
-            nobody = team_say("theft_nobody", team)
+            nobody = THEFT_NOBODY[team]
             effects.append(nobody)
             fields[MUST_ROLL] = True
             fields[LOG] = s.log[2 - LOG_LINES:] + (line, nobody)  # noqa: RUF005 - see take
@@ -437,16 +446,13 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
     return incident(s, kind, effects, line, roll, n)
 
 
-@lru_cache(maxsize=512)
-def rolled_say(team: str, roll: tuple[str, ...]) -> Say:
-    """The log's line for a roll (at most 8 teams x 27 rolls)."""
-    return say("rolled", team=team, a=roll[0], b=roll[1], c=roll[2])
+def team_says(key: str) -> dict[str, Say]:
+    """A line naming only a team, for each team, made once."""
+    return {t: say(key, team=t) for t in TEAM_COLOURS}
 
 
-@lru_cache(maxsize=256)
-def team_say(key: str, team: str) -> Say:
-    """A line naming only a team, made once (a handful of keys x 8 teams)."""
-    return say(key, team=team)
+THEFT, THEFT_NOBODY, NOTHING_TO_TAKE, ROLL_AGAIN = (team_says(key) for key in
+                                                   ("theft", "theft_nobody", "nothing_to_take", "roll_again"))
 
 
 def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tuple[str, ...],
@@ -474,7 +480,7 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tup
         return game_over(remade(fields), effects)
     if s.out(s.current):
         return turn_of(fields, next_active(s, s.current)), effects
-    effects.append(team_say("roll_again", s.teams[s.current]))
+    effects.append(ROLL_AGAIN[s.teams[s.current]])
     return _new(DogState, fields), effects
 
 
