@@ -52,6 +52,13 @@ def assault_count(hand: Sticks) -> tuple[int, int, int]:
     return by_meat, pairs, meat - by_meat - pairs
 
 
+@lru_cache(maxsize=4096)
+def assault_of(team: str, hand: Sticks) -> tuple[int, int, int, Say]:
+    """`assault_count(hand)` and its line, in one cached call (6 teams x the hands that come)."""
+    by_meat, pairs, fainting = assault_count(hand)
+    return by_meat, pairs, fainting, assault_line(team, hand[MEAT], by_meat, pairs, fainting)
+
+
 def faint(villagers: int, faints: int, n: int) -> tuple[int, int]:
     """(villagers standing, times all fainted) after n villagers faint. All fainted: restore 2,
     then 1; the third time the player is out (faints == 3). Dogs beyond the last standing
@@ -95,17 +102,17 @@ def assault(state: DogState, incident: bool) -> tuple[DogState, list[Say]]:
     villagers faint. As an incident, the sticks used for defence return to the bonfire."""
     hands, dogs = [*state.hands], [*state.dogs]
     villagers, faints = [*state.villagers], [*state.faints]
-    pack, bonfire = state.pack, state.bonfire
+    pack, bonfire, teams = state.pack, state.bonfire, state.teams
     lines: list[Say] = []
     for i in active(state):
         hand = hands[i]
-        by_meat, pairs, fainting = assault_count(hand)
-        team = state.teams[i]
-        lines.append(assault_line(team, hand[MEAT], by_meat, pairs, fainting))
+        team = teams[i]
+        by_meat, pairs, fainting, said = assault_of(team, hand)
+        lines.append(said)
         if incident:
-            used = (2 * by_meat, pairs, pairs)
-            hands[i] = hand = (hand[0] - used[0], hand[1] - used[1], hand[2] - used[2])
-            bonfire = add(bonfire, used)
+            m, c, f = bonfire
+            hands[i] = hand = (hand[0] - 2 * by_meat, hand[1] - pairs, hand[2] - pairs)
+            bonfire = (m + 2 * by_meat, c + pairs, f + pairs)
         if not fainting:
             continue
         standing, times = faint(villagers[i], faints[i], fainting)
