@@ -38,6 +38,7 @@ from games.dog.state import (
     FIRE,
     HANDS,
     LOG,
+    LOG_KEPT,
     LOG_LINES,
     MEAT,
     MUST_ROLL,
@@ -287,7 +288,9 @@ def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     held[i] = add(held[i], d)
     line = EXCHANGED[s.teams[i]][name]
     fields = [*s]
-    fields[HANDS], fields[BONFIRE_AT], fields[LOG] = tuple(held), sub(s.bonfire, d), s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    log = s.log
+    fields[HANDS], fields[BONFIRE_AT] = tuple(held), sub(s.bonfire, d)
+    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - see take
     j = (i + 1) % len(held)  # the next player, unless knocked out
     return turn_of(fields, j if s.faints[j] < 3 else next_active(s, i)), [line]
 
@@ -437,11 +440,12 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
             nobody = THEFT_NOBODY[team]
             effects.append(nobody)
             fields[MUST_ROLL] = True
-            fields[LOG] = s.log[2 - LOG_LINES:] + (line, nobody)  # noqa: RUF005 - see take
+            fields[LOG] = logged(s.log, [line, nobody])
             return _new(DogState, fields), effects
         fields[PHASE] = VICTIM
         fields[MUST_ROLL] = False
-        fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+        log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
+        fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
         return _new(DogState, fields), effects
     return incident(s, kind, effects, line, roll, n)
 
@@ -533,7 +537,8 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     fields = [*s]  # the new state's fields, set one by one (cheaper than update(**))
     fields[HANDS] = tuple(held)
     fields[BONFIRE_AT] = bonfire
-    fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
+    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
     if not bonfire[MEAT] or not bonfire[CHARCOAL]:
         return round_end(remade(fields), [line])
     j = (i + 1) % len(held)  # the next player, unless knocked out
@@ -657,7 +662,8 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     fields = [*s]
     fields[HANDS] = tuple(hands)
     fields[VICTIM_AT] = -1
-    fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
+    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
     j = (i + 1) % len(hands)  # the next player, unless knocked out
     fields[PHASE] = TURN
     fields[CURRENT] = j if s.faints[j] < 3 else next_active(s, i)

@@ -24,7 +24,11 @@ VICTIM = "victim"  # theft: the roller presses the victim's team button
 STEAL = "steal"  # theft: cycling through the colours the victim holds
 OVER = "over"
 
-LOG_LINES = 30  # the public log keeps this many events
+LOG_LINES = 30  # the public log shows this many events
+# The state keeps more: its log is cut back to the last LOG_LINES only when it would hold more than
+# LOG_KEPT, so a line is added with one copy of the log instead of two (a cut, then a copy) on
+# nearly every input.
+LOG_KEPT = 2 * LOG_LINES
 
 
 class DogState(NamedTuple):
@@ -98,5 +102,6 @@ def sub(a: Sticks, b: Sticks) -> Sticks:
 
 
 def logged(state_log: tuple[Say, ...], lines: list[Say]) -> tuple[Say, ...]:
-    """The log with `lines` appended, keeping the last LOG_LINES."""
-    return (*state_log, *lines)[-LOG_LINES:]
+    """The log with `lines` appended (cut back to the last LOG_LINES beyond LOG_KEPT)."""
+    log = (*state_log, *lines)
+    return log if len(log) <= LOG_KEPT else log[-LOG_LINES:]
