@@ -11,7 +11,7 @@ from games import widgets
 from games.core import GameInfo, Say
 from games.data import messages
 from games.dog.data import CSS_COLOURS
-from games.dog.state import CHARCOAL, FIRE, MEAT, OVER, DogState
+from games.dog.state import CHARCOAL, FIRE, LOG_LINES, MEAT, OVER, DogState
 
 
 @cache
@@ -55,7 +55,7 @@ def public_view(s: DogState, info: GameInfo) -> dict[str, Any]:
                                      widgets.counter("dogs in the pack", s.pack),
                                      widgets.counter("round", f"{s.round} of {s.rounds}")]),
         widgets.teams("Players", rows),
-        widgets.log("Events", [words(line) for line in s.log]),
+        widgets.log("Events", [words(line) for line in s.log[-LOG_LINES:]]),
     ]
     if s.phase == OVER:
         shown.insert(0, widgets.banner("Result", words(s.log[-1]) if s.log else "The game is over."))
