@@ -346,15 +346,21 @@ def _time_identifier(ident: Any, frames: list[np.ndarray], cpu: list[float] | No
 def _identify_cli(deck: list[str], store: Path, images: list[Path], deck_name: str) -> dict[str, Any]:
     """`houston identify` on N held images in one call (a process of its own, as outside users run it)."""
     cmd = [sys.executable, "-m", "device.cli", "identify", "--deck", deck_name, "--data-dir", str(store)]
-    t = time.perf_counter()
+    t, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([*cmd, *map(str, images)], capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     lines = out.stdout.strip().splitlines()
     right = sum(line.split("\t")[1] == deck[i % len(deck)] for i, line in enumerate(lines) if "\t" in line)
     return {
         "images": len(images),
         "seconds": round(seconds, 2),
         "images_per_s": round(len(images) / seconds, 1),
+        # the call's CPU seconds (start-up, loading, both workers): what the images cost whatever
+        # the load; on two free cores the wall time is about half of it plus the start-up
+        "cpu_seconds": round(cpu, 2),
+        "images_per_cpu_s": round(len(images) / max(cpu, 1e-6), 1),
         "lines": len(lines),
         "named_correctly": right,
         "load_average_1min": round(os.getloadavg()[0], 2),
@@ -472,14 +478,21 @@ class _WorldRun:
             out["speedup_vs_baseline"] = round(float(np.median(base) / np.median(with_card)), 1)
         del frames, empty
         scaling: dict[str, Any] = {}
+        wall_scaling: dict[str, Any] = {}
         if s.scaling_frames:
+            # CPU time of this thread, like the figures above: wall time at a fluctuating load
+            # made this ratio anything from 1.6 to 4.4 for the same code.
             _log(f"[{self.name}] timing at 30, 60 and 120 enrolled cards")
             scale_frames = [self.frame("pos", i) for i in self.scaling_idx]
             for n, sub in self.scaling.items():
                 _time_identifier(sub, scale_frames[:3])
-                scaling[str(n)] = _pct(_time_identifier(sub, scale_frames), 50)
+                cpu: list[float] = []
+                wall_scaling[str(n)] = _pct(_time_identifier(sub, scale_frames, cpu), 50)
+                scaling[str(n)] = _pct(cpu, 50)
             scaling["ratio_120_to_30"] = round(scaling["120"] / scaling["30"], 2)
-        out["ms_per_frame_by_cards"] = scaling
+            wall_scaling["ratio_120_to_30"] = round(wall_scaling["120"] / wall_scaling["30"], 2)
+        out["ms_per_frame_by_cards"] = scaling  # CPU ms
+        out["wall_ms_per_frame_by_cards"] = wall_scaling
         return out
 
     def cli(self) -> dict[str, Any] | None:
@@ -713,7 +726,7 @@ def _single_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
 def _targets(r: dict[str, Any]) -> dict[str, bool]:
     seq, neg = r["hold_sequences"], r["negative_sequences"]
     ftd = seq["frames_to_decision"]
-    ms = r["ms_per_frame"]
+    ms = r["cpu_ms_per_frame"]  # one core's CPU time: the wall time on a shared machine measures its load
     single = r["single_frames"]
     out = {
         "sequences_correct_ge_99pct": seq["correct_rate"] >= 0.99,
@@ -768,12 +781,14 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
                 k: sum(s["false_accepts"][k] for s in singles.values())
                 for k in ("empty", "unenrolled_card", "unenrolled_badge")
             },
-            "ms_median_with_card": r["ms_per_frame"]["median_with_card"],
-            "ms_median_empty": r["ms_per_frame"]["median_empty"],
-            "ms_p95_all": r["ms_per_frame"]["p95_all"],
-            "cpu_ms": r["cpu_ms_per_frame"],
+            # one thread's CPU ms (what the targets judge); the wall figures measure the machine's load
+            "ms_median_with_card": r["cpu_ms_per_frame"]["median_with_card"],
+            "ms_median_empty": r["cpu_ms_per_frame"]["median_empty"],
+            "ms_p95_all": r["cpu_ms_per_frame"]["p95_all"],
+            "wall_ms": r["ms_per_frame"],
             "ratio_120_to_30_cards": (r["ms_per_frame_by_cards"] or {}).get("ratio_120_to_30"),
             "identify_images_per_s": (r["enrollment"].get("identify_cli") or {}).get("images_per_s"),
+            "identify_images_per_cpu_s": (r["enrollment"].get("identify_cli") or {}).get("images_per_cpu_s"),
             "self_identified": r["enrollment"]["self_identified"],
         }
     return {
@@ -847,7 +862,8 @@ def _print_text(out: dict[str, Any]) -> None:
                 f"single {d}: top-1 {s['top1']:.3f}, wrong {s['wrong_card_rate']:.4f}, "
                 f"false accepts {s['false_accepts']}"
             )
-        print(f"ms per frame: {r['ms_per_frame']}; by enrolled cards: {r['ms_per_frame_by_cards']}")
+        print(f"CPU ms per frame: {r['cpu_ms_per_frame']}; by enrolled cards: {r['ms_per_frame_by_cards']}")
+        print(f"wall ms per frame: {r['ms_per_frame']}")
         for name, ok in r["targets"].items():
             print(f"{'PASS' if ok else 'FAIL'} {name}")
     if "gap_own_minus_held_out" in out:

@@ -22,6 +22,12 @@ from device.hardware.vision.card_art import CARD_H, CARD_W
 
 FRAME_W, FRAME_H = 640, 480
 EVAL_SEED_BASE = 1_000_000_000
+# Scene styles. "ceiling" is the capture model the thresholds were first tuned on (a card held
+# over the lid, seen against the room). "table" widens the tuning world towards other cameras:
+# a card over a textured table top with a mug, a pen or a phone, a cast shadow, a colour
+# temperature, defocus as a disc, and JPEG. Both are tuning worlds (OpenCV/numpy only); the
+# held-out world (heldout_world.py) is a separate generator that nothing is tuned on.
+STYLES = ("ceiling", "table")
 
 
 @dataclass(frozen=True)
@@ -258,10 +264,12 @@ def render_frame(
     bg: np.ndarray,
     rng: np.random.Generator,
     layer: tuple[np.ndarray, np.ndarray] | None = None,
+    defocus_disc: bool = False,
 ) -> np.ndarray:
     """One 640x480 BGR frame: the card (if any) in its pose, then per-frame blur, noise, jitter.
 
-    `layer` is `card_layer(card, pose)` when the caller renders many frames of one hold."""
+    `layer` is `card_layer(card, pose)` when the caller renders many frames of one hold;
+    `defocus_disc` draws focus blur as a lens's disc instead of a Gaussian."""
     diff = pose.difficulty if pose is not None else DIFFICULTIES["medium"]
     img = bg
     if card is not None and pose is not None:
@@ -292,6 +300,11 @@ def render_frame(
             kernel = cv2.warpAffine(kernel, rot, (k, k))
             kernel /= max(kernel.sum(), 1e-6)
             img = cv2.filter2D(img, -1, kernel)
+        elif defocus_disc:
+            r = max(1, round(blur / 2))
+            disc = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
+            cv2.circle(disc, (r, r), r, 1.0, -1)
+            img = cv2.filter2D(img, -1, disc / disc.sum())
         else:
             img = cv2.GaussianBlur(img, (0, 0), blur / 2)
     light = float(np.mean(pose.gain)) if pose is not None else 1.0
@@ -318,27 +331,115 @@ def hold_sequence(
     frames: int = 20,
     difficulty: str = "medium",
     bg_kinds: tuple[str, ...] = (),
+    style: str = "ceiling",
 ) -> list[np.ndarray]:
     """Frames of one hold: a fixed pose and background, blur/noise/jitter redrawn per frame."""
-    rng = np.random.default_rng(seed)
-    bg = background(rng, bg_kinds)
-    pose = random_pose(rng, difficulty) if card is not None else None
-    layer = card_layer(card, pose) if card is not None and pose is not None else None
-    return [render_frame(card, pose, bg, rng, layer) for _ in range(frames)]
+    hold = iter_hold(card, seed, difficulty, bg_kinds, style)
+    return [next(hold) for _ in range(frames)]
 
 
 def iter_hold(
-    card: np.ndarray | None, seed: int, difficulty: str = "medium", bg_kinds: tuple[str, ...] = ()
+    card: np.ndarray | None,
+    seed: int,
+    difficulty: str = "medium",
+    bg_kinds: tuple[str, ...] = (),
+    style: str = "ceiling",
 ) -> Iterator[np.ndarray]:
     """Like `hold_sequence` but lazy and endless, so a benchmark can stop at the decision."""
+    if style not in STYLES:
+        raise ValueError(f"unknown capture style {style!r}")
     rng = np.random.default_rng(seed)
-    bg = background(rng, bg_kinds)
+    bg = background(rng, bg_kinds) if style == "ceiling" else table_background(rng)
     pose = random_pose(rng, difficulty) if card is not None else None
     layer = card_layer(card, pose) if card is not None and pose is not None else None
+    scene = _table_scene_effects(rng, difficulty) if style == "table" else None
     while True:
-        yield render_frame(card, pose, bg, rng, layer)
+        frame = render_frame(card, pose, bg, rng, layer, defocus_disc=scene is not None)
+        yield frame if scene is None else _apply_table_effects(frame, scene, rng)
 
 
-def single_frame(card: np.ndarray | None, seed: int, difficulty: str = "medium") -> np.ndarray:
+def single_frame(card: np.ndarray | None, seed: int, difficulty: str = "medium", style: str = "ceiling") -> np.ndarray:
     """One capture with its own background and pose."""
-    return hold_sequence(card, seed, 1, difficulty)[0]
+    return hold_sequence(card, seed, 1, difficulty, style=style)[0]
+
+
+# --- the "table" style (a wider tuning world) --------------------------------------------------
+
+
+def table_background(rng: np.random.Generator) -> np.ndarray:
+    """A table top: wood grain, woven cloth or mottled paper, with a mug, a pen or a phone."""
+    h, w = FRAME_H, FRAME_W
+    kind = int(rng.integers(3))
+    base = rng.integers(40, 210, 3).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == 0:  # wood: wavy stripes along a random direction
+        ang = rng.uniform(0, np.pi)
+        u = xx * np.cos(ang) + yy * np.sin(ang)
+        v = -xx * np.sin(ang) + yy * np.cos(ang)
+        warp = cv2.resize(rng.normal(0, 1, (8, 10)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        grain = np.sin(u / rng.uniform(3, 9) + warp * rng.uniform(2, 6) + np.sin(v / 60.0))
+        tex = 0.5 + 0.5 * grain
+        img = base * (0.7 + 0.45 * tex[..., None])
+    elif kind == 1:  # cloth: a fine weave with noise
+        period = rng.uniform(3, 7)
+        weave = np.sin(xx / period * np.pi) * np.sin(yy / period * np.pi)
+        img = base * (0.85 + 0.12 * weave[..., None]) + rng.normal(0, 6, (h, w, 1)).astype(np.float32)
+    else:  # paper or felt: mottled low-frequency noise
+        mott = cv2.resize(rng.normal(0, 1, (12, 16)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        img = base * (0.9 + 0.12 * mott[..., None]) + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+    img = np.ascontiguousarray(np.clip(img, 0, 255).astype(np.uint8))
+    for _ in range(int(rng.integers(0, 4))):
+        thing = int(rng.integers(3))
+        cx, cy = int(rng.integers(0, w)), int(rng.integers(0, h))
+        colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        if thing == 0:  # a mug seen from above: a ring and its handle
+            r = int(rng.integers(30, 70))
+            cv2.circle(img, (cx, cy), r, colour, -1)
+            cv2.circle(img, (cx, cy), int(r * 0.8), tuple(int(c * 0.5) for c in colour), -1)
+            cv2.ellipse(img, (cx + r, cy), (r // 3, r // 4), 0, -90, 90, colour, 6)
+        elif thing == 1:  # a pen
+            ang = rng.uniform(0, np.pi)
+            d = np.array([np.cos(ang), np.sin(ang)]) * rng.uniform(60, 160)
+            p, q = (int(cx - d[0]), int(cy - d[1])), (int(cx + d[0]), int(cy + d[1]))
+            cv2.line(img, p, q, colour, int(rng.integers(5, 11)))
+            cv2.line(img, p, q, (235, 235, 235), 1)
+        else:  # a phone: a dark slab with a lit screen
+            box = ((cx, cy), (float(rng.uniform(70, 110)), float(rng.uniform(140, 200))), float(rng.uniform(0, 180)))
+            pts = cv2.boxPoints(box).astype(np.int32)
+            cv2.fillConvexPoly(img, pts, (25, 25, 30))
+            inner = cv2.boxPoints((box[0], (box[1][0] * 0.85, box[1][1] * 0.8), box[2])).astype(np.int32)
+            cv2.fillConvexPoly(img, inner, tuple(int(v) for v in rng.integers(60, 200, 3)))
+    return img
+
+
+@dataclass(frozen=True)
+class _TableEffects:
+    shadow: np.ndarray | None  # per-pixel light factor (float32, 0..1), fixed for a hold
+    temperature: tuple[float, float, float]  # per-channel gain of the light's colour
+    jpeg: int  # quality
+
+
+def _table_scene_effects(rng: np.random.Generator, difficulty: str | Difficulty) -> _TableEffects:
+    diff = DIFFICULTIES[difficulty] if isinstance(difficulty, str) else difficulty
+    shadow = None
+    if rng.random() < 0.5:
+        mask = np.zeros((FRAME_H // 4, FRAME_W // 4), np.float32)
+        n = int(rng.integers(3, 7))
+        pts = np.stack([rng.uniform(-20, FRAME_W // 4 + 20, n), rng.uniform(-20, FRAME_H // 4 + 20, n)], axis=1)
+        cv2.fillConvexPoly(mask, cv2.convexHull(pts.astype(np.int32)), 1.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), float(rng.uniform(1, 4)))
+        shadow = 1.0 - float(rng.uniform(0.25, 0.55)) * cv2.resize(mask, (FRAME_W, FRAME_H))
+    warm = rng.uniform(-1, 1) * (0.6 if diff.name != "easy" else 0.3)  # blue-ish (-) to amber (+)
+    temperature = (1.0 - 0.25 * warm, 1.0 - 0.03 * abs(warm), 1.0 + 0.2 * warm)  # B, G, R
+    jpeg = int(rng.integers(45, 91))
+    return _TableEffects(shadow, temperature, jpeg)
+
+
+def _apply_table_effects(frame: np.ndarray, fx: _TableEffects, rng: np.random.Generator) -> np.ndarray:
+    img = frame.astype(np.float32) * np.float32(fx.temperature)
+    if fx.shadow is not None:
+        img *= fx.shadow[..., None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, fx.jpeg])
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return decoded if decoded is not None else img

@@ -13,7 +13,7 @@ import hashlib
 import cv2
 import numpy as np
 
-from device.hardware.vision.decks import BADGE_COLOURS
+from device.hardware.vision.decks import BADGE_COLOURS, TEXT_FRAME_DECK
 
 CARD_W, CARD_H = 252, 352  # 63 x 88 mm at 4 px/mm
 
@@ -148,9 +148,90 @@ def _draw_badge(img: np.ndarray, colour: str) -> None:
     cv2.putText(img, "TEAM", ((CARD_W - size[0]) // 2, CARD_H - 60), _FONT, 1.2, (25, 25, 25), 3)
 
 
+_PLAIN_BGR: dict[str, tuple[int, int, int]] = {
+    "red": (50, 45, 200),
+    "blue": (190, 100, 40),
+    "green": (70, 160, 60),
+    "yellow": (50, 200, 225),
+    "grey": (130, 130, 130),
+    "orange": (40, 130, 235),
+    "teal": (160, 150, 30),
+    "pink": (170, 120, 235),
+}
+
+
+def _draw_text_card(img: np.ndarray, card_id: str) -> None:
+    """The text-frame tuning deck: a border, a title bar, a soft illustration in the upper part and
+    a rules-text box (the same for every card) in the lower half."""
+    frame = stable_rng("text-frame")
+    border = _colour(frame, 40, 120)
+    paper = (200, 215, 225)
+    img[:] = border
+    cv2.rectangle(img, (9, 9), (CARD_W - 10, CARD_H - 10), paper, -1)
+    cv2.rectangle(img, (14, 14), (CARD_W - 15, 38), (235, 240, 240), -1)
+    cv2.rectangle(img, (14, 14), (CARD_W - 15, 38), border, 1)
+    base = card_id.removesuffix(TWIN_SUFFIX)
+    title = base.split("-", 1)[1].upper() if "-" in base else base.upper()
+    if card_id.endswith(TWIN_SUFFIX):
+        title += " II"
+    cv2.putText(img, title[:12], (20, 32), _FONT, 0.5, (25, 25, 25), 1, cv2.LINE_AA)
+    cv2.circle(img, (CARD_W - 26, 26), 6, (40, 40, 170), -1, cv2.LINE_AA)
+    # The illustration: a sky gradient, soft blobs, a few thin strokes (painted, not cut out).
+    rng = stable_rng("text-art", base)
+    x0, y0, x1, y1 = 16, 44, CARD_W - 17, 176
+    art = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
+    top, bottom = np.float32(_colour(rng, 60, 240)), np.float32(_colour(rng, 30, 200))
+    t = np.linspace(0, 1, y1 - y0, dtype=np.float32)[:, None, None]
+    art[:] = top * (1 - t) + bottom * t
+    for _ in range(int(rng.integers(4, 8))):
+        blob = np.zeros(art.shape[:2], np.float32)
+        c = (int(rng.integers(0, x1 - x0)), int(rng.integers(0, y1 - y0)))
+        axes = (int(rng.integers(10, 50)), int(rng.integers(8, 35)))
+        cv2.ellipse(blob, c, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        blob = cv2.GaussianBlur(blob, (0, 0), float(rng.uniform(1.0, 4.0)))[..., None]
+        art = art * (1 - blob) + np.float32(_colour(rng, 0, 255)) * blob
+    art_u8 = np.ascontiguousarray(np.clip(art, 0, 255).astype(np.uint8))
+    for _ in range(int(rng.integers(5, 12))):
+        p = (int(rng.integers(0, x1 - x0)), int(rng.integers(0, y1 - y0)))
+        q = (int(rng.integers(0, x1 - x0)), int(rng.integers(0, y1 - y0)))
+        cv2.line(art_u8, p, q, _colour(rng, 0, 255), int(rng.integers(1, 3)), cv2.LINE_AA)
+    img[y0:y1, x0:x1] = art_u8
+    cv2.rectangle(img, (x0 - 1, y0 - 1), (x1, y1), (40, 40, 40), 1)
+    cv2.rectangle(img, (14, 182), (CARD_W - 15, 198), (175, 190, 200), -1)
+    cv2.putText(img, "CREATURE - TALE", (20, 194), _FONT, 0.35, (40, 40, 40), 1, cv2.LINE_AA)
+    for k in range(6):  # rules text: the same lines on every card
+        y = 214 + k * 19
+        width = CARD_W - 40 - int(frame.integers(0, 60))
+        cv2.line(img, (20, y), (20 + width, y), (70, 70, 70), 2)
+    if card_id.endswith(TWIN_SUFFIX):  # one small mark
+        cv2.circle(img, (CARD_W - 30, CARD_H - 24), 4, (20, 20, 20), -1, cv2.LINE_AA)
+
+
+def _draw_plain(img: np.ndarray, colour: str, shape: str) -> None:
+    """A plain low-texture card: a coloured field, a thin light border and one simple shape."""
+    img[:] = (240, 240, 240)
+    cv2.rectangle(img, (6, 6), (CARD_W - 7, CARD_H - 7), _PLAIN_BGR[colour], -1)
+    c = (CARD_W // 2, CARD_H // 2)
+    light = (245, 245, 245)
+    if shape == "square":
+        cv2.rectangle(img, (c[0] - 40, c[1] - 40), (c[0] + 40, c[1] + 40), light, -1)
+    elif shape == "triangle":
+        pts = np.int32([[c[0], c[1] - 50], [c[0] + 48, c[1] + 35], [c[0] - 48, c[1] + 35]])
+        cv2.fillPoly(img, [pts], light, cv2.LINE_AA)
+    else:
+        cv2.rectangle(img, (c[0] - 70, c[1] - 14), (c[0] + 70, c[1] + 14), light, -1)
+
+
 def render_card(deck: str, card_id: str) -> np.ndarray:
     """The face of a card as a CARD_H x CARD_W BGR image (badges: `badge-<colour>`)."""
     img = np.zeros((CARD_H, CARD_W, 3), np.uint8)
+    if deck == TEXT_FRAME_DECK:
+        parts = card_id.split("-")
+        if parts[0] == "plain" and len(parts) == 3 and parts[1] in _PLAIN_BGR:
+            _draw_plain(img, parts[1], parts[2])
+        else:
+            _draw_text_card(img, card_id)
+        return img
     if card_id.startswith("badge-") and card_id[6:] in BADGE_BGR:
         _draw_badge(img, card_id[6:])
         return img

@@ -32,6 +32,9 @@ _NAMES: tuple[str, ...] = (
 SYNTHETIC_DECK = "synthetic"
 FOREIGN_DECK = "synthetic-other"
 SHARED_FRAME_DECK = "synthetic-shared"  # one frame for every card, near-twins: a tuning deck
+TEXT_FRAME_DECK = "synthetic-text"  # one frame with a rules-text box, soft art, plain cards: a tuning deck
+PLAIN_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "grey", "orange", "teal", "pink")
+PLAIN_SHAPES: tuple[str, ...] = ("square", "triangle", "bar")
 
 
 def _role_cards(roles: tuple[tuple[str, int], ...], offset: int) -> list[str]:
@@ -77,6 +80,19 @@ def shared_frame_unenrolled() -> list[str]:
     return _role_cards((("crew", 10),), 43)
 
 
+def text_frame_deck() -> list[str]:
+    """A tuning deck shaped like card-game decks: 40 cards in one frame whose lower half is a
+    rules-text box shared by all, soft illustrations, 6 near-twins, 6 plain low-texture cards."""
+    tales = _role_cards((("tale", 40),), 11)
+    plains = [f"plain-{c}-{PLAIN_SHAPES[i % 3]}" for i, c in enumerate(PLAIN_COLOURS[:6])]
+    return [*tales, *(f"{c}-ii" for c in tales[:6]), *plains]
+
+
+def text_frame_unenrolled() -> list[str]:
+    """Cards in the text-frame deck's frame (and two plain cards) that are never enrolled."""
+    return [*_role_cards((("tale", 10),), 51), *(f"plain-{c}-square" for c in PLAIN_COLOURS[6:])]
+
+
 _SYNTHETIC: dict[str, list[str]] = {}
 
 
@@ -86,6 +102,7 @@ def builtin_synthetic_decks() -> dict[str, list[str]]:
         _SYNTHETIC[SYNTHETIC_DECK] = synthetic_deck()
         _SYNTHETIC[FOREIGN_DECK] = synthetic_foreign_deck()
         _SYNTHETIC[SHARED_FRAME_DECK] = shared_frame_deck()
+        _SYNTHETIC[TEXT_FRAME_DECK] = text_frame_deck()
     return _SYNTHETIC
 
 

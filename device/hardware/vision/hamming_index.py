@@ -40,13 +40,14 @@ class HammingIndex:
         max_bucket: int = 32,
         seed: int = 7,
     ):
+        assert bits <= 24, "keys are computed in float32"
         desc = np.ascontiguousarray(descriptors, np.uint8).reshape(-1, 32)
         self.size = len(desc)
         self.bits = bits
         self.max_bucket = max_bucket
         self._d64 = desc.view(np.uint64)
         self._positions = _choose_bits(desc, tables, bits, seed)
-        self._weights = 1 << np.arange(bits, dtype=np.int64)
+        self._weights_f = (1 << np.arange(bits, dtype=np.int64)).astype(np.float32)
         keys = self._keys(desc)  # N x T
         nbuckets = 1 << bits
         # Per table: descriptor rows sorted by key, and CSR offsets of each key's bucket.
@@ -56,36 +57,47 @@ class HammingIndex:
             self._order[t * self.size : (t + 1) * self.size] = np.argsort(keys[:, t], kind="stable")
             self._offsets[t, 0] = t * self.size
             self._offsets[t, 1:] = t * self.size + np.cumsum(np.bincount(keys[:, t], minlength=nbuckets))
+        self._flat_offsets = self._offsets.ravel()
+        self._table_base = np.arange(tables, dtype=np.int64) * (nbuckets + 1)
 
     def _keys(self, desc: np.ndarray) -> np.ndarray:
         bits = np.unpackbits(desc, axis=1)  # N x 256
         sampled = bits[:, self._positions]  # N x T x B
-        return (sampled.astype(np.int64) @ self._weights).astype(np.int64)
+        # float32 is exact below 2**24 and goes through BLAS (an int64 product does not)
+        return (sampled.astype(np.float32) @ self._weights_f).astype(np.int64)
 
     def candidates(self, query: np.ndarray) -> Candidates:
-        """All (query, reference) pairs sharing a bucket in some table, with their distances."""
+        """All (query, reference) pairs sharing a bucket in some table, with their distances.
+
+        Written for numpy's fast paths (~2 ms for 600 queries at 60 cards, half of plain fancy
+        indexing): `take` for gathers, `repeat` instead of gathering the query rows (pairs come
+        query-major), popcounts summed column by column."""
         q = np.ascontiguousarray(query, np.uint8).reshape(-1, 32)
         empty = np.zeros(0, np.int64)
         if self.size == 0 or len(q) == 0:
             return Candidates(empty, empty, empty, empty, empty)
         keys = self._keys(q)  # M x T
-        tables = np.arange(keys.shape[1])
-        lo = self._offsets[tables, keys].astype(np.int64)  # M x T
-        hi = self._offsets[tables, keys + 1].astype(np.int64)
-        counts = (hi - lo).ravel()
+        n_tables = keys.shape[1]
+        flat = (keys + self._table_base).ravel()  # into the raveled CSR offsets
+        lo = np.take(self._flat_offsets, flat)
+        counts = np.take(self._flat_offsets, flat + 1) - lo
         # Crowded buckets hold undistinctive descriptors (plain borders, flat colour): skip them.
         counts[counts > self.max_bucket] = 0
         total = int(counts.sum())
         if total == 0:
             return Candidates(empty, empty, empty, empty, empty)
         # Expand each (query, table) bucket range into its member rows, query-major.
-        ends = np.cumsum(counts)
-        rep = np.repeat(np.arange(len(counts)), counts)
-        within = np.arange(total) - np.repeat(ends - counts, counts)
-        ref = self._order[lo.ravel()[rep] + within].astype(np.int64)
-        qi = rep // keys.shape[1]
-        dist = np.bitwise_count(self._d64[ref] ^ q.view(np.uint64)[qi]).sum(axis=1, dtype=np.int64)
+        rep = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+        pos = np.repeat(lo - (np.cumsum(counts) - counts), counts) + np.arange(total, dtype=np.int64)
+        ref = np.take(self._order, pos).astype(np.int64)
+        qi = rep // n_tables
         per_query = np.bincount(qi, minlength=len(q))
+        x = np.take(self._d64, ref, axis=0)
+        x ^= np.repeat(q.view(np.uint64), per_query, axis=0)
+        ones = np.bitwise_count(x)
+        dist = ones[:, 0].astype(np.int64)
+        for col in range(1, ones.shape[1]):
+            dist += ones[:, col]
         queries = np.flatnonzero(per_query)
         starts = (np.cumsum(per_query) - per_query)[queries]
         return Candidates(qi, ref, dist, queries, starts)

@@ -38,6 +38,7 @@ from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
 from device.hardware.vision.hamming_index import HammingIndex
+from device.hardware.vision.localiser import PooledLocaliser
 from device.hardware.vision.references import (
     DETAIL_H,
     DETAIL_SCALE,
@@ -70,6 +71,8 @@ class Thresholds:
     min_whole_cardlike: float = 0.55  # below it a failed match is scenery, not an unknown card
     min_twin_margin: float = 0.15  # near-twins: the detail duel's margin (a title, a mark: all there is)
     min_twin_coverage: float = 0.5  # near-twins: share of what differs that must be in view
+    min_twin_coverage_clear: float = 0.3  # ... or this share, when the duel is clear-cut:
+    min_twin_margin_clear: float = 0.4  # margin for that
     candidates_to_verify: int = 4  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
@@ -86,6 +89,13 @@ class Thresholds:
     glare_level: int = 250  # a pixel this bright in every channel is glare, not card
     badge_fields: bool = True  # look for coloured badge fields when features found nothing
     badge_min_chroma: float = 0.15  # a field this far from grey can be found by its colour
+    pooled: str = "after"  # the deck-pooled localiser: "first", "after" the families, or "off"
+    pooled_method: int = cv2.USAC_PROSAC  # pooled pairs come sorted by distinctiveness
+    pooled_iters: int = 2000
+    pooled_dense: bool = True  # try the pooled localiser again on denser corners...
+    pooled_dense_min: int = 5  # ... when the plain corners gave this many pooled matches but no fit
+    refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
+    refine_detail: bool = True  # ... at thumbnail and then at detail resolution
 
 
 @dataclass(frozen=True)
@@ -109,6 +119,7 @@ class Identification:
     whole: float = 0.0
     corners: np.ndarray | None = field(default=None, repr=False)
     outsider_margin: float = 1.0  # winner minus the best-supported card of another family
+    refined: bool = False  # judged again after aligning the face densely (_second_look)
 
     @property
     def is_match(self) -> bool:
@@ -133,6 +144,7 @@ class Identifier:
         self.t = thresholds
         self.extractor = extractor or FeatureExtractor()
         self.labels: list[tuple[str, str]] = []  # (deck, card) per card index
+        self._index_of: dict[tuple[str, str], int] = {}
         thumbs, pts, descs, owner = [], [], [], []
         for refs in reference_sets:
             base = len(self.labels)
@@ -141,6 +153,7 @@ class Identifier:
             pts.append(refs.points)
             descs.append(refs.descriptors)
             owner.append(refs.owner + base)
+        self._index_of = {label: k for k, label in enumerate(self.labels)}
         self.thumbs = np.concatenate(thumbs) if thumbs else np.zeros((0, THUMB_H, THUMB_W, 3), np.uint8)
         self._thumbs_f = self.thumbs.astype(np.float32)
         # Grey cameras: compare with grey thumbnails (three equal channels; badges then differ
@@ -154,6 +167,7 @@ class Identifier:
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
         self.index = HammingIndex(self.descriptors)
+        self._localiser = PooledLocaliser(self.points, self.descriptors, self.t.max_dist, self.t.ratio)
         self._card_rows = [np.flatnonzero(self.owner == i) for i in range(len(self.labels))]
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
         # alike[i, j]: card j shares card i's layout (i itself included).
@@ -183,6 +197,9 @@ class Identifier:
         self._own: dict[int, np.ndarray] = {}
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         self._badge_finder = BadgeFinder(badges)
+        self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
+        self._views_cache = _NO_VIEWS
+        self._in_identify = False
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -254,11 +271,28 @@ class Identifier:
         if frame.ndim not in (2, 3) or min(frame.shape[:2]) < 32:
             return Identification("none")  # too small to show a card (a 1x1 file, a thumbnail)
         frame = _camera_size(frame)
+        self._views_of, self._in_identify = None, True  # a camera may reuse one buffer: nothing carries over
+        try:
+            return self._identify(frame)
+        finally:
+            self._views_of, self._views_cache, self._in_identify = None, _NO_VIEWS, False
+
+    def _identify(self, frame: np.ndarray) -> Identification:
         feats = self.extractor.frame(frame)
+        pooled: Identification | None = None
+        if self.t.pooled == "first":
+            pooled = self._pooled(frame, feats)
+            if pooled.is_match:
+                return pooled
         votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
         self.last_support = 0
         if votes is None:
-            return self._badge_by_field(frame) or Identification("none")
+            if self.t.pooled == "after":
+                pooled = self._pooled(frame, feats)
+                if pooled.is_match:
+                    return pooled
+            unknown = pooled if pooled is not None and pooled.status == "unknown" else None
+            return self._badge_by_field(frame) or unknown or Identification("none")
         card_votes, q_pts, r_pts, q_card = votes
         # A card's support: its votes and its look-alikes' votes, scaled down for big families,
         # which collect stray votes from the background just by being many.
@@ -288,6 +322,13 @@ class Identifier:
                 no_fit.append((members, outsider))
             if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                 best_unknown = result
+        if self.t.pooled == "after":
+            pooled = self._pooled(frame, feats)
+        if pooled is not None:
+            if pooled.is_match:
+                return pooled
+            if pooled.status == "unknown" and (best_unknown is None or pooled.score > best_unknown.score):
+                best_unknown = pooled
         if best_unknown is None and no_fit and self.t.dense_families and self.t.guided:
             # A small, fingered or low-texture card yields too few frame corners: look again
             # with more, weaker ones, against the best-supported families that gave no fit.
@@ -299,7 +340,53 @@ class Identifier:
                 if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                     best_unknown = result
         badge = self._badge_by_field(frame)
-        return badge or best_unknown or Identification("none")
+        if badge is not None:
+            return badge
+        if best_unknown is not None and not best_unknown.refined:
+            best_unknown = self._second_look(frame, best_unknown)
+        return best_unknown or Identification("none")
+
+    def _second_look(self, frame: np.ndarray, result: Identification) -> Identification:
+        """A fit that found a card-like face but no decision: feature homographies are often a
+        few pixels off (features bunched on one part of the card, lines that slide along
+        themselves), which is enough to lose a title or a twin's mark. Align the frame densely
+        with the leading card's face (ECC) and judge again, among every enrolled card."""
+        if result.card is None or result.corners is None or result.whole < self.t.refine_min_whole:
+            return result
+        k = self._index_of.get((result.deck or "", result.card))
+        if k is None:
+            return result
+        h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), _CANONICAL)
+        h2 = self._align(frame, k, h, detail=self.t.refine_detail)
+        corners = _card_corners_in_frame(h2) if h2 is not None else None
+        if h2 is None or corners is None:
+            return replace(result, refined=True)
+        none = np.zeros(0, np.int64)
+        every = np.arange(len(self.labels))
+        again = self._judge(frame, every, h2, corners, none, result.inliers, np.zeros((0, 2)), none, None)
+        best = again if again.is_match or again.whole > result.whole else result
+        return replace(best, refined=True)
+
+    def _pooled(self, frame: np.ndarray, feats: Features) -> Identification:
+        """Localise with features pooled over the deck (localiser.py: the shared frame template
+        counts), then decide among every enrolled card on the warped face."""
+        if len(feats) < self.t.min_inliers:
+            return Identification("none")
+        corr = self._localiser.match(feats.points, feats.descriptors)
+        h, corners, inl, inliers = None, None, np.zeros(0, np.uint8), 0
+        if len(corr) >= self.t.min_inliers:
+            h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
+        if (h is None or corners is None) and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
+            # Some template features but no fit: a small or blurred card. More, weaker corners.
+            dense = self.extractor.frame_dense(frame)
+            corr = self._localiser.match(dense.points, dense.descriptors)
+            if len(corr) >= self.t.min_inliers:
+                h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
+        if h is None or corners is None:
+            return Identification("none", inliers=inliers)
+        every = np.arange(len(self.labels))
+        result = self._judge(frame, every, h, corners, inl, inliers, corr.card, np.full(len(corr), -1), None)
+        return result if result.is_match else self._second_look(frame, result)
 
     def support(self, frame: np.ndarray) -> int:
         """The best family's votes in a frame, without verifying anything (calibration)."""
@@ -347,21 +434,37 @@ class Identifier:
         r = self.points[rows[[g.trainIdx for g in good]]]
         return self._verify(frame, members, q, r, np.full(len(good), m), outsider)
 
-    def _align(self, frame: np.ndarray, card: int, rough: np.ndarray) -> np.ndarray | None:
+    def _align(self, frame: np.ndarray, card: int, rough: np.ndarray, detail: bool = False) -> np.ndarray | None:
         """Refine a rough frame -> card homography by aligning the warped frame with the card's
-        face (ECC: correlation, so light level does not matter). None if it does not converge."""
-        scale = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0])
-        m = scale @ rough
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        warped = cv2.warpPerspective(grey, m, (THUMB_W, THUMB_H), flags=cv2.INTER_AREA).astype(np.float32)
-        template = np.ascontiguousarray(self._thumbs_grey_f[card][..., 0])
-        w = np.eye(3, dtype=np.float32)
-        criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 60, 1e-4)
-        try:
-            _, w = cv2.findTransformECC(template, warped, w, cv2.MOTION_HOMOGRAPHY, criteria, None, 3)
-            return np.linalg.inv(scale) @ np.linalg.inv(w.astype(np.float64)) @ m
-        except (cv2.error, np.linalg.LinAlgError):
-            return None
+        face (ECC: correlation, so light level does not matter). None if it does not converge.
+        With `detail`, a second pass at detail-face resolution (twice the thumbnail's), where
+        only the part of the card inside the frame is compared."""
+        grey = self._views(frame)[1]
+        h = rough
+        passes = [(THUMB_SCALE, THUMB_W, THUMB_H, self._thumbs_grey_f[card][..., 0], 60)]
+        if detail and self._details_f is not None:
+            face = self._details_f[card] @ np.float32([0.114, 0.587, 0.299])
+            passes.append((DETAIL_SCALE, DETAIL_W, DETAIL_H, face, 30))
+        for k, (s, w_px, h_px, face, iters) in enumerate(passes):
+            scale = np.diag([s, s, 1.0])
+            m = scale @ h
+            warped = cv2.warpPerspective(grey, m, (w_px, h_px), flags=cv2.INTER_AREA).astype(np.float32)
+            mask = None
+            if k > 0:
+                inside = np.full(grey.shape, 255, np.uint8)
+                mask = cv2.warpPerspective(inside, m, (w_px, h_px), flags=cv2.INTER_NEAREST)
+                if (mask > 0).mean() < 0.3:
+                    break
+            template = np.ascontiguousarray(face, np.float32)
+            w = np.eye(3, dtype=np.float32)
+            criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, iters, 1e-4)
+            try:
+                _, w = cv2.findTransformECC(template, warped, w, cv2.MOTION_HOMOGRAPHY, criteria, mask, 3)
+                h = np.linalg.inv(scale) @ np.linalg.inv(w.astype(np.float64)) @ m
+            except (cv2.error, np.linalg.LinAlgError):
+                if k == 0:
+                    return None
+        return h
 
     def _votes(self, feats: Features):
         cand = self.index.candidates(feats.descriptors)
@@ -403,13 +506,19 @@ class Identifier:
         return self._judge(frame, family, h, corners, inl, inliers, r_pts, q_card, outsider)
 
     def _fit(
-        self, q_pts: np.ndarray, r_pts: np.ndarray
+        self, q_pts: np.ndarray, r_pts: np.ndarray, method: int | None = None, iters: int | None = None
     ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray, int]:
         """Frame -> card homography by RANSAC, or a rotation-scale-shift fit when the homography
         degenerates: (homography, card corners in the frame, inlier mask, inliers); the first two
         are None when neither fit gives a plausible card."""
         cv2.setRNGSeed(len(q_pts))  # RANSAC draws from OpenCV's global generator: be repeatable
-        h, inl = cv2.findHomography(q_pts, r_pts, self.t.ransac_method, self.t.ransac_px, maxIters=self.t.ransac_iters)
+        h, inl = cv2.findHomography(
+            q_pts,
+            r_pts,
+            self.t.ransac_method if method is None else method,
+            self.t.ransac_px,
+            maxIters=self.t.ransac_iters if iters is None else iters,
+        )
         inliers = int(inl.sum()) if inl is not None else 0
         corners = _card_corners_in_frame(h) if h is not None and inliers >= self.t.min_inliers else None
         if corners is None:
@@ -466,8 +575,7 @@ class Identifier:
             and unique >= self.t.min_own_inliers
             and whole >= self.t.min_whole
             and beats_outsider
-            and twin_margin >= self.t.min_twin_margin
-            and twin_coverage >= self.t.min_twin_coverage
+            and self._twin_decided(twin_margin, twin_coverage)
         )
         # Not a match: a card-like object only if the face at least resembles a card's layout
         # (random scenery can yield a homography; it does not look like a card once warped).
@@ -475,6 +583,13 @@ class Identifier:
         return Identification(
             status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners, outsider_margin
         )
+
+    def _twin_decided(self, margin: float, coverage: float) -> bool:
+        """A near-twin duel decides with half of what differs in view, or with less when the
+        part in view is unequivocal (a title's suffix seen whole while the mark is cut off)."""
+        if coverage >= self.t.min_twin_coverage:
+            return margin >= self.t.min_twin_margin
+        return coverage >= self.t.min_twin_coverage_clear and margin >= self.t.min_twin_margin_clear
 
     def _own_mask(self, card: int) -> np.ndarray:
         """Where a card differs from its look-alikes' median face (whole card if it has none)."""
@@ -490,10 +605,21 @@ class Identifier:
             self._own[card] = mask
         return mask
 
+    def _views(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The frame at half size (BGR) and in grey, computed once per frame: every fit judged and
+        every alignment needs them (up to a dozen times on a frame with a badge-coloured patch)."""
+        if self._views_of is frame:
+            return self._views_cache
+        small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        if self._in_identify:  # kept only while one identify() call looks at this frame
+            self._views_of, self._views_cache = frame, (small, grey)
+        return small, grey
+
     def _warp_back(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame seen in thumbnail card coordinates, and which thumbnail pixels were in view."""
         self._grey = frame.ndim == 2
-        small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
+        small = self._views(frame)[0]
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
         # Glare saturates every channel: those pixels say nothing about the face under them.
@@ -551,10 +677,10 @@ class Identifier:
         Returns (leader, similarity, twin margin, twin coverage)."""
         assert self._cmp_detail is not None
         obs, valid = self._warp_detail(frame, h)
-        ref = self._cmp_detail[leader][valid]
         seen = obs[valid]
         if len(seen) < 50:
             return leader, sim, 0.0, 0.0
+        ref = self._cmp_detail[leader][valid]
         gain = (seen * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
         results: list[tuple[float, float, int]] = []
         for _ in range(2):
@@ -675,12 +801,14 @@ class Identifier:
 
 
 _DIFF_LEVEL = 45
+_NO_VIEWS = (np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), np.uint8))
 _COLOUR_PAIR_SHARE = 0.4  # look-alikes differing over this much of the card differ by a field colour
 _INNER_PIXELS = (THUMB_H - 4) * (THUMB_W - 4)
 _COLOUR_DUEL_BELOW = 0.1  # an edge duel this close between same-design faces goes to colour
 _TWIN_SHARE = 0.03  # faces differing on less than this share of the card are near-twins
 _SAME_PLACE_PX = 8.0
 _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pixels
+_CANONICAL = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)

@@ -1,0 +1,103 @@
+"""Where is the card? One homography from features pooled over the whole deck.
+
+Most decks print every card on one frame template (border, title box, text box, corner gems).
+Features on that template cannot tell cards apart, but they do say where the card is. The
+per-card index cannot use them: the same descriptor at the same canonical position appears once
+per card (and per described view), so its LSH buckets overflow and are skipped, and a ratio test
+between cards throws the rest away. Here the deck's descriptors are pooled by canonical position:
+descriptors that are near-identical (Hamming <= 24) at the same place (one 6 px cell) are kept
+once, so a template feature shared by 44 cards is one entry. A frame descriptor's match is kept
+when it is clearly better than the best match *at another place* (ratio 0.8), whatever card it
+came from. RANSAC on those correspondences gives the frame -> canonical card homography; which
+card it is is then decided densely on the warped face (identifier.py).
+
+Nothing here knows the deck: the template is whatever the enrolled faces share.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from device.hardware.vision.hamming_index import HammingIndex
+
+_CELL_PX = 6.0  # canonical card pixels per pooling cell
+_SAME_DESC = 24  # Hamming distance under which two descriptors in one cell are one feature
+_OTHER_PLACE_PX = 10.0  # the ratio test's rival must be at least this far away on the card
+
+
+@dataclass(frozen=True)
+class Correspondences:
+    """Frame points and their canonical card points (N x 2 each, float32)."""
+
+    frame: np.ndarray
+    card: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+
+class PooledLocaliser:
+    """The deck's descriptors pooled by canonical position, in one LSH index."""
+
+    def __init__(self, points: np.ndarray, descriptors: np.ndarray, max_dist: int = 64, ratio: float = 0.8):
+        keep = _pool(points, descriptors)
+        self.points = np.ascontiguousarray(points[keep], np.float32)
+        self.descriptors = np.ascontiguousarray(descriptors[keep], np.uint8)
+        self.index = HammingIndex(self.descriptors)
+        self.max_dist = max_dist
+        self.ratio = ratio
+
+    @property
+    def size(self) -> int:
+        return len(self.points)
+
+    def match(self, frame_points: np.ndarray, frame_descriptors: np.ndarray) -> Correspondences:
+        """Frame -> card correspondences that are unambiguous about the *place* on the card."""
+        empty = Correspondences(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32))
+        if self.size == 0 or len(frame_descriptors) == 0:
+            return empty
+        cand = self.index.candidates(frame_descriptors)
+        if len(cand.queries) == 0:
+            return empty
+        packed = (cand.dist << 32) | cand.ref
+        best = np.minimum.reduceat(packed, cand.starts)
+        d1 = best >> 32
+        best_ref = best & 0xFFFFFFFF
+        counts = np.diff(np.append(cand.starts, len(cand.dist)))
+        best_pt = np.repeat(self.points[best_ref], counts, axis=0)
+        far = np.abs(self.points[cand.ref] - best_pt).max(axis=1) > _OTHER_PLACE_PX
+        d2 = np.minimum.reduceat(np.where(far, cand.dist, 1 << 20), cand.starts)
+        ok = (d1 <= self.max_dist) & (d1 < self.ratio * np.minimum(d2, 256))
+        # Most distinctive first (lowest ratio), for a sampler that tries good pairs first.
+        order = np.argsort(d1[ok] / np.maximum(np.minimum(d2[ok], 256), 1), kind="stable")
+        return Correspondences(frame_points[cand.queries[ok]][order], self.points[best_ref[ok]][order])
+
+
+def _pool(points: np.ndarray, descriptors: np.ndarray) -> np.ndarray:
+    """Row indices to keep: in each cell, a descriptor is dropped when an earlier one in the same
+    cell is within `_SAME_DESC` bits of it (the same feature seen on another card or view; the
+    earlier one may itself be dropped for a still earlier one: a chain keeps its first row)."""
+    n = len(points)
+    if n == 0:
+        return np.zeros(0, np.int64)
+    cell = np.floor(points / _CELL_PX).astype(np.int64)
+    key = cell[:, 1] * 100_000 + cell[:, 0]
+    order = np.argsort(key, kind="stable")
+    sorted_key = key[order]
+    bounds = np.flatnonzero(np.diff(sorted_key)) + 1
+    starts = np.concatenate([[0], bounds])
+    ends = np.concatenate([bounds, [n]])
+    d64 = np.ascontiguousarray(descriptors, np.uint8).view(np.uint64)
+    keep = np.ones(n, bool)
+    for s, e in zip(starts, ends, strict=True):
+        if e - s < 2:
+            continue
+        rows = order[s:e]
+        rows = np.sort(rows)
+        d = d64[rows]
+        dist = np.bitwise_count(d[:, None, :] ^ d[None, :, :]).sum(axis=2)
+        near = np.tril(dist <= _SAME_DESC, k=-1)  # near[i, j]: j < i and the same feature
+        keep[rows[near.any(axis=1)]] = False  # an earlier row stands for it
+    return np.flatnonzero(keep)
