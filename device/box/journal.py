@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -251,9 +251,12 @@ class Journal:
         outcomes: dict[str, Any],
         *,
         end: dict[str, Any] | None = None,
+        meanwhile: Callable[[], object] | None = None,
     ) -> int:
         """Commit one entry durably and return its sequence number. With `end`, the game's end
-        is recorded in the same commit: a kill can never leave a finished game marked open."""
+        is recorded in the same commit: a kill can never leave a finished game marked open.
+        `meanwhile` is called once the entry is written, just before the commit that syncs it:
+        the caller may start work on another thread that the disk's wait then hides."""
         try:
             with self.conn:
                 self.conn.execute("BEGIN IMMEDIATE")
@@ -273,6 +276,8 @@ class Journal:
                 if end is not None:
                     self.conn.execute("UPDATE games SET ended_at=?, result=? WHERE id=?",
                                       (at, json.dumps(end), game_id))
+                if meanwhile is not None:
+                    meanwhile()
         except BaseException:
             self._last = None  # whatever happened, the next count comes from the file
             raise
