@@ -90,9 +90,12 @@ class Update:
     teams: dict[str, dict[str, Any]]
     events: list[Event]
     effects: list[Effect] = field(default_factory=list)
+    public_json: bytes | None = None  # `views.public_json(seq, public)` when made while the disk synced
 
 
-Shown = tuple[list[Event], dict[str, Any], dict[str, dict[str, Any]]]  # events, public view, team views
+# what the helper makes while an input's commit syncs: events, public view, team views, and the
+# public view encoded for the update that will carry it (its seq, its JSON)
+Shown = tuple[list[Event], dict[str, Any], dict[str, dict[str, Any]], tuple[int, bytes]]
 
 
 class Outlet(Protocol):
@@ -387,7 +390,8 @@ class Service:
             return self._journal_failed(exc)
         self.session = session = trial
         if shown is not None:
-            self._hand_out(*shown.result(), effects)
+            events, public, teams, encoded = shown.result()
+            self._hand_out(events, public, teams, effects, encoded)
         else:
             if session.over is not None:
                 self._finish(session)  # so the prompt said next is the idle one
@@ -406,7 +410,8 @@ class Service:
         public = views.public_view(box_id=self.box_id, selected=self.selected, running=running, shown=running,
                                    prompt=prompt, ask_key=ask.key, ask_text=self.narrator.render(ask, game_id),
                                    last_result=self.last_result)
-        return events, public, views.team_views(running)
+        seq = self._updates + 1  # the service thread hands nothing out while it waits for the disk
+        return events, public, views.team_views(running), (seq, views.public_json(seq, public))
 
     def _finish(self, session: Session) -> None:
         """The game's end is already journaled (with its final input): show the idle prompt."""
@@ -548,9 +553,11 @@ class Service:
         self._hand_out(events, self.public_view(), self.team_views(), effects)
 
     def _hand_out(self, events: list[Event], public: dict[str, Any], teams: dict[str, dict[str, Any]],
-                  effects: list[Effect]) -> None:
+                  effects: list[Effect], encoded: tuple[int, bytes] | None = None) -> None:
         self._updates += 1
         update = Update(self._updates, public, teams, events, effects)
+        if encoded is not None and encoded[0] == update.seq:
+            update.public_json = encoded[1]
         for outlet in self.outlets:
             try:
                 outlet.deliver(update)

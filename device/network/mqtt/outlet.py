@@ -88,7 +88,7 @@ class MqttOutlet:
     def _deliver_state(self, update: Update) -> None:
         if update.public != self._public:
             self._public = update.public
-            self._state = state_payload(update.seq, update.public)
+            self._state = update.public_json or state_payload(update.seq, update.public)
             self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
 
     def _deliver_teams(self, update: Update) -> None:
