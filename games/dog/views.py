@@ -3,7 +3,6 @@ villagers and dogs, whose turn, and a log of events in the catalogue's words."""
 
 from __future__ import annotations
 
-import string
 from functools import cache
 from typing import Any
 
@@ -29,7 +28,7 @@ def words(line: Say) -> str:
     texts = _texts()
     template = texts.get(line.key, line.key.replace("_", " "))
     params = {k: texts.get(v, v) if isinstance(v, str) else v for k, v in line.params.items()}
-    return string.Formatter().vformat(template, (), _Lenient(params))
+    return template.format_map(_Lenient(params))  # str.format's own parser: no Python-level parsing per line
 
 
 def public_view(s: DogState, info: GameInfo) -> dict[str, Any]:
