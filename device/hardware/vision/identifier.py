@@ -38,7 +38,7 @@ from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
 from device.hardware.vision.hamming_index import HammingIndex
-from device.hardware.vision.localiser import PooledLocaliser
+from device.hardware.vision.localiser import Correspondences, PooledLocaliser
 from device.hardware.vision.references import (
     DETAIL_H,
     DETAIL_SCALE,
@@ -96,6 +96,8 @@ class Thresholds:
     pooled_dense_min: int = 5  # ... when the plain corners gave this many pooled matches but no fit
     refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
+    pooled_second: bool = False  # ... and a plain RANSAC fit of the same pairs, judged too (tried: see docs)
+    refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
 
 
 @dataclass(frozen=True)
@@ -363,20 +365,42 @@ class Identifier:
         if len(feats) < self.t.min_inliers:
             return Identification("none")
         corr = self._localiser.match(feats.points, feats.descriptors)
-        h, corners, inl, inliers = None, None, np.zeros(0, np.uint8), 0
-        if len(corr) >= self.t.min_inliers:
-            h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
-        if (h is None or corners is None) and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
+        result, fitted = self._pooled_judged(frame, corr)
+        if not fitted and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
             # Some template features but no fit: a small or blurred card. More, weaker corners.
             dense = self.extractor.frame_dense(frame)
-            corr = self._localiser.match(dense.points, dense.descriptors)
-            if len(corr) >= self.t.min_inliers:
-                h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
-        if h is None or corners is None:
-            return Identification("none", inliers=inliers)
+            result, fitted = self._pooled_judged(frame, self._localiser.match(dense.points, dense.descriptors))
+        if result.is_match or not fitted:
+            return result
+        return self._second_look(frame, result)
+
+    def _pooled_judged(self, frame: np.ndarray, corr: Correspondences) -> tuple[Identification, bool]:
+        """Each estimator's fit to the pooled pairs, judged among every card: (the match or the
+        most card-like result, whether any fit was plausible). Repeated structure (ruled text
+        lines, a border pattern) gives several consensus sets; estimators that sample differently
+        do not all settle on the same one."""
+        best = Identification("none")
+        fitted = False
+        if len(corr) < self.t.min_inliers:
+            return best, fitted
         every = np.arange(len(self.labels))
-        result = self._judge(frame, every, h, corners, inl, inliers, corr.card, np.full(len(corr), -1), None)
-        return result if result.is_match else self._second_look(frame, result)
+        seen: list[np.ndarray] = []
+        methods = (self.t.pooled_method, cv2.RANSAC) if self.t.pooled_second else (self.t.pooled_method,)
+        for method in methods:
+            h, corners, inl, inliers = self._fit(corr.frame, corr.card, method, self.t.pooled_iters)
+            if h is None or corners is None:
+                best = best if fitted else Identification("none", inliers=max(inliers, best.inliers))
+                continue
+            if any(np.abs(corners - c).max() < 8 for c in seen):
+                continue  # the same fit again
+            seen.append(corners)
+            fitted = True
+            result = self._judge(frame, every, h, corners, inl, inliers, corr.card, np.full(len(corr), -1), None)
+            if result.is_match:
+                return result, True
+            if best.status == "none" or result.whole > best.whole:
+                best = result
+        return best, fitted
 
     def support(self, frame: np.ndarray) -> int:
         """The best family's votes in a frame, without verifying anything (calibration)."""
@@ -388,16 +412,17 @@ class Identifier:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
         none = np.zeros(0, np.int64)
         for card, rough in self._badge_finder.candidates(frame):
-            h = self._align(frame, card, rough)
-            corners = _card_corners_in_frame(h) if h is not None else None
-            if corners is None:  # ECC did not converge (a glare spot, a finger): judge the rough fit
-                h, corners = rough, _card_corners_in_frame(rough)
-            if corners is None:
-                continue
             family = np.flatnonzero(self.alike[card])
-            result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
-            if result.is_match:
-                return result
+            # ECC can also walk away from a good fit (a glare halo, fingers over a flat field):
+            # the aligned fit is judged first, the rough one too.
+            aligned = self._align(frame, card, rough)
+            for h in (aligned, rough):
+                corners = _card_corners_in_frame(h) if h is not None else None
+                if h is None or corners is None:
+                    continue
+                result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
+                if result.is_match:
+                    return result
         return None
 
     def _guided(
@@ -510,6 +535,8 @@ class Identifier:
             maxIters=self.t.ransac_iters if iters is None else iters,
         )
         inliers = int(inl.sum()) if inl is not None else 0
+        if h is not None and inl is not None and inliers >= self.t.min_inliers and self.t.refit:
+            h, inl, inliers = self._refit(q_pts, r_pts, h, inl, inliers)
         corners = _card_corners_in_frame(h) if h is not None and inliers >= self.t.min_inliers else None
         if corners is None:
             # Features bunched on one motif (a badge's star) make homographies degenerate; a
@@ -523,6 +550,28 @@ class Identifier:
             h, inl = np.vstack([a, [0.0, 0.0, 1.0]]), ainl
             corners = _card_corners_in_frame(h)
         return h, corners, inl, inliers
+
+    def _refit(
+        self, q_pts: np.ndarray, r_pts: np.ndarray, h: np.ndarray, inl: np.ndarray, inliers: int
+    ) -> tuple[np.ndarray, np.ndarray, int]:
+        """Least squares on the consensus, then on the pairs that the refit homography agrees
+        with: RANSAC's model comes from its best minimal sample, and with the inliers bunched on
+        one part of the card (an illustration, a title) it can be off by tens of pixels at the far
+        corners, enough for the appearance checks to see a different card."""
+        q = q_pts.reshape(-1, 2).astype(np.float32)
+        r = r_pts.reshape(-1, 2).astype(np.float32)
+        for _ in range(2):
+            keep = inl.ravel().astype(bool)
+            h2, _ = cv2.findHomography(q[keep], r[keep], 0)
+            if h2 is None:
+                break
+            err = np.linalg.norm(cv2.perspectiveTransform(q.reshape(-1, 1, 2), h2).reshape(-1, 2) - r, axis=1)
+            inl2 = (err <= self.t.ransac_px).astype(np.uint8).reshape(-1, 1)
+            n2 = int(inl2.sum())
+            if n2 < inliers:
+                break
+            h, inl, inliers = h2, inl2, n2
+        return h, inl, inliers
 
     def _judge(
         self,
