@@ -73,6 +73,8 @@ class Thresholds:
     min_twin_coverage: float = 0.5  # near-twins: share of what differs that must be in view
     min_twin_coverage_clear: float = 0.3  # ... or this share, when the duel is clear-cut:
     min_twin_margin_clear: float = 0.4  # margin for that
+    min_twin_margin_blank: float = 0.35  # a twin that wins by *lacking* what its rival has (no "II", no
+    # mark) needs this margin: a blurred or slightly misaligned mark also looks absent
     candidates_to_verify: int = 4  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
@@ -98,6 +100,8 @@ class Thresholds:
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
     pooled_second: bool = False  # ... and a plain RANSAC fit of the same pairs, judged too (tried: see docs)
     refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
+    plain_colour_max: float = 0.0  # a plain-field card whose colours fit this well (gain-only residual
+    # share, colour_misfit) may let its whole-face correlation stand in for the duel similarity; 0: off
 
 
 @dataclass(frozen=True)
@@ -199,6 +203,7 @@ class Identifier:
         self._own: dict[int, np.ndarray] = {}
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         self._badge_finder = BadgeFinder(badges)
+        self._plain_cards = {b.card for b in badges}
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -587,10 +592,11 @@ class Identifier:
     ) -> Identification:
         """The appearance checks of one fitted homography (corners: the card's, in the frame)."""
         obs, valid = self._warp_back(frame, h)
+        plain = self._plain
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
-        twin_margin, twin_coverage = 1.0, 1.0
+        twin_margin, twin_coverage, blank = 1.0, 1.0, False
         if self._cmp_detail is not None and self.twins[winner].any():
-            winner, sim, twin_margin, twin_coverage = self._twin_duels(frame, h, winner, sim)
+            winner, sim, twin_margin, twin_coverage, blank = self._twin_duels(frame, h, winner, sim)
         outsider_margin = 1.0
         if outsider is not None:
             sa, sb, _ = self._duel(obs, valid, winner, outsider)
@@ -600,6 +606,14 @@ class Identifier:
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         sparse = valid & _CHECKER
         whole = float(correlate(obs[sparse], thumbs[winner][sparse][None], self.t.trim)[0])
+        if (
+            self.t.plain_colour_max > 0
+            and whole > sim
+            and not self._grey
+            and winner in self._plain_cards
+            and colour_misfit(plain[valid], self._thumbs_f[winner][valid], 0.0) <= self.t.plain_colour_max
+        ):  # a flat field band-passes to noise; its colours, checked absolutely, say more
+            sim = whole
         # Own evidence: inliers matched to the winner itself where it differs from its family.
         own = self._own_mask(winner)
         mine = inl.ravel().astype(bool) & (q_card == winner)
@@ -614,7 +628,7 @@ class Identifier:
             and unique >= self.t.min_own_inliers
             and whole >= self.t.min_whole
             and beats_outsider
-            and self._twin_decided(twin_margin, twin_coverage)
+            and self._twin_decided(twin_margin, twin_coverage, blank)
         )
         # Not a match: a card-like object only if the face at least resembles a card's layout
         # (random scenery can yield a homography; it does not look like a card once warped).
@@ -623,11 +637,14 @@ class Identifier:
             status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners, outsider_margin
         )
 
-    def _twin_decided(self, margin: float, coverage: float) -> bool:
+    def _twin_decided(self, margin: float, coverage: float, blank: bool = False) -> bool:
         """A near-twin duel decides with half of what differs in view, or with less when the
-        part in view is unequivocal (a title's suffix seen whole while the mark is cut off)."""
+        part in view is unequivocal (a title's suffix seen whole while the mark is cut off).
+        Absence is weaker evidence than presence: a blank winner needs the blank margin."""
         if coverage >= self.t.min_twin_coverage:
-            return margin >= self.t.min_twin_margin
+            return margin >= (
+                max(self.t.min_twin_margin, self.t.min_twin_margin_blank) if blank else self.t.min_twin_margin
+            )
         return coverage >= self.t.min_twin_coverage_clear and margin >= self.t.min_twin_margin_clear
 
     def _own_mask(self, card: int) -> np.ndarray:
@@ -694,7 +711,9 @@ class Identifier:
         cov = min(r[2] for r in results)
         return leader, float(sim), float(margin), float(cov)
 
-    def _twin_duels(self, frame: np.ndarray, h: np.ndarray, leader: int, sim: float) -> tuple[int, float, float, float]:
+    def _twin_duels(
+        self, frame: np.ndarray, h: np.ndarray, leader: int, sim: float
+    ) -> tuple[int, float, float, float, bool]:
         """The leader against its near-twins on detail faces, where titles and small marks resolve.
 
         Correlation cannot judge these duels: where one twin is blank (no "II", no mark) its face
@@ -702,12 +721,13 @@ class Identifier:
         the whole visible card (shared by both twins), and on the pixels where they differ each
         twin's prediction error is measured with that gain; margin = (e_rival - e_leader) /
         (e_rival + e_leader). A twin that wins takes the lead.
-        Returns (leader, similarity, twin margin, twin coverage)."""
+        Returns (leader, similarity, twin margin, twin coverage, whether the leader won its
+        closest duel by having less detail there than the rival: a blank twin)."""
         assert self._cmp_detail is not None
         obs, valid = self._warp_detail(frame, h)
         seen = obs[valid]
         if len(seen) < 50:
-            return leader, sim, 0.0, 0.0
+            return leader, sim, 0.0, 0.0, False
         ref = self._cmp_detail[leader][valid]
         gain = (seen * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
         results: list[tuple[float, float, int]] = []
@@ -729,8 +749,13 @@ class Identifier:
                 break
             leader = min(lost, key=lambda r: r[0])[2]
         if not results:
-            return leader, sim, 1.0, 1.0
-        return leader, sim, min(r[0] for r in results), min(r[1] for r in results)
+            return leader, sim, 1.0, 1.0, False
+        closest = min(results, key=lambda r: r[0])
+        use = self._detail_mask(leader, closest[2]) & valid
+        blank = float((self._cmp_detail[leader][use] ** 2).sum()) < float(
+            (self._cmp_detail[closest[2]][use] ** 2).sum()
+        )
+        return leader, sim, closest[0], min(r[1] for r in results), blank
 
     def _warp_detail(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame in detail-face coordinates (from the full frame) and which pixels are usable."""
@@ -826,6 +851,28 @@ class Identifier:
             out.append(float(keep.sum()) / spread)
         total = out[0] + out[1] + 1e-9
         return out[1] / total, out[0] / total, coverage
+
+
+_MAX_CAST = 0.35  # a channel's gain over the mean gain: warm/cool light and white balance stay within it
+
+
+def colour_misfit(obs: np.ndarray, ref: np.ndarray, trim: float, max_cast: float = _MAX_CAST) -> float:
+    """How badly obs (N x 3) shows the reference's colours under some light: one gain per channel,
+    no offset (a light level, a colour cast), each gain within 1 + max_cast of their mean (white
+    balance is off by tens of percent, not by a hue); the trimmed residual as a share of the
+    trimmed energy. A field's ratio to the card's white per channel then fixes its hue: another
+    card with a field of another hue leaves a residual where the right one does not."""
+    if len(obs) < 20:
+        return 1.0
+    gain = (obs * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
+    weight = (ref * ref).sum(axis=0) + 1e-6  # a channel the card hardly has says little about the light
+    level = float(np.exp((weight * np.log(np.maximum(gain, 1e-6))).sum() / weight.sum()))
+    gain = np.clip(gain, level / (1.0 + max_cast), level * (1.0 + max_cast))  # casts are bounded
+    resid = ((obs - gain * ref) ** 2).sum(axis=1)
+    energy = (obs * obs).sum(axis=1)
+    keep = max(20, int(len(resid) * (1.0 - trim)))
+    order = np.argsort(resid)[:keep]
+    return float(resid[order].sum() / (energy[order].sum() + 1e-6))
 
 
 _DIFF_LEVEL = 45
