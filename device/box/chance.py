@@ -41,16 +41,9 @@ class SeededDrawer:
 
     def outcomes(self, requests: Sequence[ChanceRequest]) -> dict[str, Any]:
         """What `houston simulate` applies: `draw_all`'s outcomes, checked with `check_outcomes`
-        unless a plan vouches for them. The dice's plan is drawn right here (one call a roll)."""
+        unless a plan vouches for them (the dice: drawn by the plan, one call a roll)."""
         if requests is self._planned and self._sure_bits is not None:
-            getrandbits = self._getrandbits
-            outcomes = {}
-            for name, total, first, k in self._sure_bits:  # `below(total) // first`, written out
-                r = getrandbits(k)
-                while r >= total:
-                    r = getrandbits(k)
-                outcomes[name] = r // first
-            return outcomes
+            return self._draw_bits(self._sure_bits)
         outcomes, valid = self.draw_all(requests)
         if not valid:
             check_outcomes(requests, outcomes)
@@ -72,14 +65,19 @@ class SeededDrawer:
         assert plan is not None
         if plan.bits is None:
             return plan.draw(self), plan.valid
+        return self._draw_bits(plan.bits), plan.valid
+
+    def _draw_bits(self, bits: Sequence[tuple[str, int, int, int]]) -> dict[str, Any]:
+        """A plan's equal-odds outcomes: `below(total) // first` for each, written out
+        (randrange's numbers without its argument handling)."""
         getrandbits = self._getrandbits
         outcomes = {}
-        for name, total, first, k in plan.bits:  # `below(total) // first`, written out
+        for name, total, first, k in bits:
             r = getrandbits(k)
             while r >= total:
                 r = getrandbits(k)
             outcomes[name] = r // first
-        return outcomes, plan.valid
+        return outcomes
 
 
 def seeded_below(rng: random.Random) -> Callable[[int], int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,6 +89,7 @@ class Journal:
         self.path = Path(path)
         self._open()
         self._unsettled = 0  # commits since the WAL was last folded in
+        self._last: tuple[int, int] | None = None  # (game, its last seq): the one writer's own count
         self.marks: MarkFile | None = MarkFile(marks_path(self.path))
         self.lost_entries = self._compare_marks()
 
@@ -165,6 +166,7 @@ class Journal:
         journal.path = path
         journal.marks = None
         journal.lost_entries = 0
+        journal._last = None
         try:
             journal.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             tables = {r[0] for r in journal.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -232,6 +234,7 @@ class Journal:
                 (game, json.dumps(options, sort_keys=True), time.time()),
             )
         game_id = int(cur.lastrowid or 0)
+        self._last = (game_id, 0)
         self._committed()
         self._mark_file().write(Marks(Mark(game_id, 0), Mark(game_id, 0)), sync=True)  # nothing to announce yet
         return game_id
@@ -248,26 +251,37 @@ class Journal:
         outcomes: dict[str, Any],
         *,
         end: dict[str, Any] | None = None,
+        meanwhile: Callable[[], object] | None = None,
     ) -> int:
         """Commit one entry durably and return its sequence number. With `end`, the game's end
-        is recorded in the same commit: a kill can never leave a finished game marked open."""
-        with self.conn:
-            self.conn.execute("BEGIN IMMEDIATE")
-            seq = self.last_seq(game_id) + 1
-            at = time.time()
-            self.conn.execute(
-                "INSERT INTO entries (game_id, seq, kind, input, outcomes, at) VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    seq,
-                    kind,
-                    json.dumps(input_to_data(inp)) if inp is not None else None,
-                    json.dumps(outcomes, sort_keys=True),
-                    at,
-                ),
-            )
-            if end is not None:
-                self.conn.execute("UPDATE games SET ended_at=?, result=? WHERE id=?", (at, json.dumps(end), game_id))
+        is recorded in the same commit: a kill can never leave a finished game marked open.
+        `meanwhile` is called once the entry is written, just before the commit that syncs it:
+        the caller may start work on another thread that the disk's wait then hides."""
+        try:
+            with self.conn:
+                self.conn.execute("BEGIN IMMEDIATE")
+                seq = self.last_seq(game_id) + 1
+                at = time.time()
+                self.conn.execute(
+                    "INSERT INTO entries (game_id, seq, kind, input, outcomes, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        seq,
+                        kind,
+                        json.dumps(input_to_data(inp)) if inp is not None else None,
+                        json.dumps(outcomes, sort_keys=True),
+                        at,
+                    ),
+                )
+                if end is not None:
+                    self.conn.execute("UPDATE games SET ended_at=?, result=? WHERE id=?",
+                                      (at, json.dumps(end), game_id))
+                if meanwhile is not None:
+                    meanwhile()
+        except BaseException:
+            self._last = None  # whatever happened, the next count comes from the file
+            raise
+        self._last = (game_id, seq)
         self._committed()
         self._mark_file().acked(Mark(game_id, seq))
         return seq
@@ -377,9 +391,16 @@ class Journal:
         return int(row[0])
 
     def last_seq(self, game_id: int) -> int:
-        """The sequence number of the game's last entry (0 before the first)."""
+        """The sequence number of the game's last entry (0 before the first). The journal has one
+        writer (this object), so after its first look it counts its own commits instead of asking
+        the file before every input (a read-only journal always asks)."""
+        if self._last is not None and self._last[0] == game_id and self.marks is not None:
+            return self._last[1]
         row = self.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id=?", (game_id,)).fetchone()
-        return int(row[0])
+        seq = int(row[0])
+        if self.marks is not None:
+            self._last = (game_id, seq)
+        return seq
 
 
 class EntryUnreadable(JournalError):

@@ -29,6 +29,14 @@ class Narrator:
     def render(self, words: Say, game_id: str) -> str:
         return render(words, game_id, self.language)
 
+    def memory(self) -> tuple[tuple[str, str] | None, list[str]]:
+        """What narrating changes (the last prompt, the last words), to put back with `recall`."""
+        return self._last_prompt, self.last_spoken
+
+    def recall(self, memory: tuple[tuple[str, str] | None, list[str]]) -> None:
+        """Forget a narration that was never shown (its input did not reach the journal)."""
+        self._last_prompt, self.last_spoken = memory
+
     def forget_prompt(self) -> None:
         """The next narration says the prompt even if it has not changed (after an undo, a resume)."""
         self._last_prompt = None

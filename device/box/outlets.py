@@ -31,10 +31,12 @@ class PanelOutlet:
 
     def deliver(self, update: Update) -> None:
         wanted = set(update.public["prompt"]["lights"])
+        state = self.lights.state
         for colour in TEAM_COLOURS:
             target = f"team:{colour}"
-            if target in self.lights.devices and not self._effect_sets(update, target):
-                self._set(target, "on" if colour in wanted else "off", "steady")
+            steady = ("on" if colour in wanted else "off", "steady")
+            if state.get(target, steady) != steady and not self._effect_sets(update, target):
+                self._set(target, *steady)  # only a light that must change (most stay as they are)
         for effect in update.effects:
             if isinstance(effect, Light):
                 try:

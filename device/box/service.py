@@ -16,6 +16,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -50,6 +51,7 @@ from device.box.jobs import (
     UndoJob,
 )
 from device.box.journal import UNSETTLED_MAX, GameRecord, Journal, JournalError
+from device.box.meanwhile import MEANWHILE
 from device.box.narration import Event, Narrator, describe_undone, refused_kind
 from device.box.recovery import replay_record, result_of
 from device.box.secrecy import refusal_reveals
@@ -88,6 +90,12 @@ class Update:
     teams: dict[str, dict[str, Any]]
     events: list[Event]
     effects: list[Effect] = field(default_factory=list)
+    public_json: bytes | None = None  # `views.public_json(seq, public)` when made while the disk synced
+
+
+# what the helper makes while an input's commit syncs: events, public view, team views, and the
+# public view encoded for the update that will carry it (its seq, its JSON)
+Shown = tuple[list[Event], dict[str, Any], dict[str, dict[str, Any]], tuple[int, bytes]]
 
 
 class Outlet(Protocol):
@@ -363,18 +371,47 @@ class Service:
         # Apply on a copy first, so the game's end (if this input ends it) is journaled in the
         # same commit as the input: no kill can leave a finished game marked open.
         trial = replace(session, undo_stack=list(session.undo_stack))
+        shown: Future[Shown] | None = None
+        memory = self.narrator.memory()
+
+        def prepare() -> None:  # while the commit syncs: what the table will see (device/box/meanwhile.py)
+            nonlocal shown
+            if trial.over is None:  # a game's end changes more than the views: shown after the commit
+                shown = MEANWHILE.submit(lambda: self._prepare(trial, effects))
+
         try:
             effects = trial.submit(inp, outcomes, self.journal.next_seq(record.id))
             end = result_of(trial.over) if trial.over is not None else None
-            seq = self.journal.append(record.id, "input", inp, outcomes, end=end)
+            seq = self.journal.append(record.id, "input", inp, outcomes, end=end, meanwhile=prepare)
         except Exception as exc:
+            if shown is not None:  # never shown: its narration is forgotten
+                wait([shown])
+                self.narrator.recall(memory)
             return self._journal_failed(exc)
         self.session = session = trial
-        if session.over is not None:
-            self._finish(session)  # so the prompt said next is the idle one
-        self._emit([e for e in effects if isinstance(e, Say)], effects)
+        if shown is not None:
+            events, public, teams, encoded = shown.result()
+            self._hand_out(events, public, teams, effects, encoded)
+        else:
+            if session.over is not None:
+                self._finish(session)  # so the prompt said next is the idle one
+            self._emit([e for e in effects if isinstance(e, Say)], effects)
         self.journal.mark_announced(record.id, seq)
         return {"status": "ok", "seq": seq}
+
+    def _prepare(self, running: Session, effects: list[Effect]) -> Shown:
+        """Events, public view and team views for `running` as the game in progress (what
+        `_emit` would deliver once `self.session` is `running`), made without touching the
+        service's own fields, on the helper thread."""
+        prompt = running.prompt()
+        ask = prompt.ask if prompt is not None else self._idle_words()[0]
+        game_id = running.game.info.id
+        events = self.narrator.narrate([e for e in effects if isinstance(e, Say)], effects, ask, game_id)
+        public = views.public_view(box_id=self.box_id, selected=self.selected, running=running, shown=running,
+                                   prompt=prompt, ask_key=ask.key, ask_text=self.narrator.render(ask, game_id),
+                                   last_result=self.last_result)
+        seq = self._updates + 1  # the service thread hands nothing out while it waits for the disk
+        return events, public, views.team_views(running), (seq, views.public_json(seq, public))
 
     def _finish(self, session: Session) -> None:
         """The game's end is already journaled (with its final input): show the idle prompt."""
@@ -513,8 +550,14 @@ class Service:
         return self._refuse(RuleError("journal_write_failed"))
 
     def _deliver(self, events: list[Event], effects: list[Effect]) -> None:
+        self._hand_out(events, self.public_view(), self.team_views(), effects)
+
+    def _hand_out(self, events: list[Event], public: dict[str, Any], teams: dict[str, dict[str, Any]],
+                  effects: list[Effect], encoded: tuple[int, bytes] | None = None) -> None:
         self._updates += 1
-        update = Update(self._updates, self.public_view(), self.team_views(), events, effects)
+        update = Update(self._updates, public, teams, events, effects)
+        if encoded is not None and encoded[0] == update.seq:
+            update.public_json = encoded[1]
         for outlet in self.outlets:
             try:
                 outlet.deliver(update)

@@ -7,6 +7,7 @@ prompt, never the state; a team view is the game's `team_view` for that team alo
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games.core import Prompt
@@ -47,3 +48,10 @@ def team_views(shown: Session | None) -> dict[str, dict[str, Any]]:
     if shown is None:
         return {}
     return {team: shown.game.team_view(shown.state, team) for team in shown.game.teams(shown.state)}
+
+
+def public_json(seq: int, public: dict[str, Any]) -> bytes:
+    """The public view as it is sent (the MQTT state payload): compact JSON, keys sorted so equal
+    views give equal bytes, with `schema` and the update's `seq`."""
+    return json.dumps({**public, "schema": PUBLIC_SCHEMA, "seq": seq}, separators=(",", ":"), sort_keys=True,
+                      ensure_ascii=False).encode("utf-8")

@@ -63,14 +63,14 @@ def play_one(game: Game, options: dict[str, Any], rng: random.Random, max_steps:
     simulation_step = game.simulation_step
     state = game.setup(options) if start is None else start
     effects: list[Effect] = []
-    steps = 0
-    for _ in range(max_steps):
+    for steps in range(max_steps):  # noqa: B007 - read after the loop: a break at `steps` means that many inputs were applied
         step = simulation_step(state, pick, draw)  # the random player's legal input, applied
         if step is None:
             break
         state, new = step
         effects += new
-        steps += 1
+    else:
+        steps = max_steps
     over = game.is_over(state)
     return Played(finished=over, steps=steps, stats=dict(game.simulation_stats(state, effects)))
 

@@ -7,7 +7,7 @@ are in docs/rules/dog.md.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
 from games.core import (
     OK,
@@ -35,8 +35,10 @@ from games.dog.state import (
     COLOURS,
     CURRENT,
     EXCHANGE,
+    FIRE,
     HANDS,
     LOG,
+    LOG_KEPT,
     LOG_LINES,
     MEAT,
     MUST_ROLL,
@@ -57,7 +59,6 @@ from games.dog.state import (
     Sticks,
     add,
     evolve,
-    fields_of,
     logged,
     remade,
     sub,
@@ -200,16 +201,16 @@ def legal_exchanges(s: DogState) -> tuple[str, ...]:
     return _legal_exchanges(s.hands[s.current], s.bonfire)
 
 
-@lru_cache(maxsize=8192)
 def _legal_exchanges(hand: Sticks, bonfire: Sticks) -> tuple[str, ...]:
-    """The exchanges a hand may make with a bonfire (see exchange_refusal)."""
-    legal = []
-    for name in EXCHANGES:
-        give, _, get = name.partition("-")
-        left = bonfire[INDEX[get]]
-        if hand[INDEX[give]] and left and not (left == 1 and get != "fire"):
-            legal.append(name)
-    return tuple(legal)
+    """The exchanges a hand may make with a bonfire (see exchange_refusal): the hand holds the stick
+    to give, and the bonfire has the one to get beyond the last meat or charcoal (taking that would
+    end the round). Not cached: a hand and a bonfire seldom come back."""
+    return tuple([name for name, give, get, keep in EXCHANGE_SIDES if hand[give] and bonfire[get] > keep])
+
+
+# each exchange: (name, colour given, colour got, sticks of it the bonfire must keep) as indices
+EXCHANGE_SIDES = tuple((name, INDEX[give], INDEX[get], 0 if get == "fire" else 1)
+                       for name in EXCHANGES for give, _, get in [name.partition("-")])
 
 
 def turn_check(s: DogState, inp: Input) -> tuple:
@@ -281,22 +282,27 @@ def cycle_legal(s: DogState) -> list[Input]:
 
 def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     """One stick from the hand to the bonfire for one of another colour; the turn is over."""
-    give, _, get = name.partition("-")
     d = EXCHANGE_DELTAS[name]
     i = s.current
-    held = list(s.hands)
+    held = [*s.hands]
     held[i] = add(held[i], d)
-    hands = tuple(held)
-    line = exchanged_say(s.teams[i], give, get)
-    fields = fields_of(s)
-    fields[HANDS], fields[BONFIRE_AT], fields[LOG] = hands, sub(s.bonfire, d), s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
-    return turn_of(fields, next_active(s, i)), [line]
+    line = EXCHANGED[s.teams[i]][name]
+    fields = [*s]
+    log = s.log
+    fields[HANDS], fields[BONFIRE_AT] = tuple(held), sub(s.bonfire, d)
+    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - see take
+    j = (i + 1) % len(held)  # the next player, unless knocked out
+    return turn_of(fields, j if s.faints[j] < 3 else next_active(s, i)), [line]
 
 
-@lru_cache(maxsize=128)
-def exchanged_say(team: str, give: str, get: str) -> Say:
-    """The line of an exchange, made once (8 teams x 3 exchanges)."""
+def exchanged_say(team: str, name: str) -> Say:
+    """The line of an exchange."""
+    give, _, get = name.partition("-")
     return say("exchanged", team=team, give=give, get=get)
+
+
+# team -> exchange -> its line, made once
+EXCHANGED = {t: {name: exchanged_say(t, name) for name in EXCHANGES} for t in TEAM_COLOURS}
 
 
 # --- rolling --------------------------------------------------------------------------------
@@ -328,10 +334,19 @@ def _shown(roll: tuple[str, ...]) -> tuple[tuple[Effect, ...], str]:
 # every roll the dice can show -> (its sound, words and slot LEDs; what it means)
 SHOWN: dict[tuple[str, ...], tuple[tuple[Effect, ...], str]] = {roll: _shown(roll) for roll in set(ROLLS.values())}
 
-# A roll's row: the colours, the effects that show it, what it means, and its takes by bonfire
-# (filled as bonfires come: at most 10 x 8 x 6 of them per roll, so the cache is bounded).
-RollRow = tuple[tuple[str, ...], tuple[Effect, ...], str, dict[Sticks, tuple[str, ...]]]
-ROLL_ROWS: dict[tuple[str, ...], RollRow] = {roll: (roll, *SHOWN[roll], {}) for roll in SHOWN}
+
+
+def rolled_say(team: str, roll: tuple[str, ...]) -> Say:
+    """The log's line for a roll."""
+    return say("rolled", team=team, a=roll[0], b=roll[1], c=roll[2])
+
+
+# A roll's row: the colours, the effects that show it, what it means, its takes by bonfire
+# (filled as bonfires come: at most 10 x 8 x 6 of them per roll, so the cache is bounded) and
+# its log line by team.
+RollRow = tuple[tuple[str, ...], tuple[Effect, ...], str, dict[Sticks, tuple[str, ...]], dict[str, Say]]
+ROLL_ROWS: dict[tuple[str, ...], RollRow] = {
+    roll: (roll, *SHOWN[roll], {}, {t: rolled_say(t, roll) for t in TEAM_COLOURS}) for roll in SHOWN}
 # every outcome of the three dice by (a * faces of B + b) * faces of C + c -> its roll's row
 FACES_B, FACES_C = len(DICE[1].faces), len(DICE[2].faces)
 ROLL_TABLE: tuple[RollRow, ...] = tuple(ROLL_ROWS[ROLLS[key]] for key in sorted(ROLLS))
@@ -339,9 +354,9 @@ ROLL_TABLE: tuple[RollRow, ...] = tuple(ROLL_ROWS[ROLLS[key]] for key in sorted(
 
 def any_victim(s: DogState) -> bool:
     """Whether another player still in holds a stick (`thieves_victims` is not empty)."""
-    cur, faints = s.current, s.faints
-    for i, hand in enumerate(s.hands):
-        if hand != NO_STICKS and i != cur and faints[i] < 3:
+    faints, hands = s.faints, s.hands
+    for i in OTHERS[len(hands)][s.current]:
+        if hands[i] != NO_STICKS and faints[i] < 3:
             break
     else:
         return False
@@ -360,18 +375,27 @@ def steal_choices(s: DogState) -> list[Choose]:
 
 def steal_options(s: DogState) -> list[tuple[int, str]]:
     """(victim, colour) for each of `steal_choices(s)`, in the same order."""
-    cur, faints = s.current, s.faints
+    faints, hands = s.faints, s.hands
     options: list[tuple[int, str]] = []
-    for i, hand in enumerate(s.hands):
-        if i != cur and faints[i] < 3:
-            options += _held(i, hand)
+    for i in OTHERS[len(hands)][s.current]:
+        if faints[i] < 3:
+            options += HELD[i][hands[i]]
     return options
 
 
-@lru_cache(maxsize=4096)
 def _held(i: int, hand: Sticks) -> tuple[tuple[int, str], ...]:
-    """(i, colour) for each colour this hand holds (6 places x at most 10*8*6 hands)."""
+    """(i, colour) for each colour this hand holds."""
     return tuple((i, c) for c, n in zip(COLOURS, hand, strict=True) if n)
+
+
+# every hand there can be (at most the whole bonfire: 10 x 8 x 6 of them) -> its `_held`, for
+# each place in the play order: a plain dict, made once (no cache to call on every theft)
+EVERY_HAND: tuple[Sticks, ...] = tuple(product(range(BONFIRE[MEAT] + 1), range(BONFIRE[CHARCOAL] + 1),
+                                               range(BONFIRE[FIRE] + 1)))
+HELD: tuple[dict[Sticks, tuple[tuple[int, str], ...]], ...] = tuple(
+    {hand: _held(i, hand) for hand in EVERY_HAND} for i in range(MAX_PLAYERS))
+# players -> place -> the other places, in play order
+OTHERS = {n: tuple(tuple(j for j in range(n) if j != i) for i in range(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
 
 
 def thieves_victims(s: DogState) -> list[int]:
@@ -386,8 +410,8 @@ def rolled(s: DogState, roll: tuple[str, ...]) -> tuple[DogState, list[Effect]]:
 
 def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
     """`rolled` from the roll's row of ROLL_TABLE (its meaning and effects worked out once)."""
-    roll, shown, kind, offers_by_bonfire = row
-    effects = list(shown)
+    roll, shown, kind, offers_by_bonfire, rolled_lines = row
+    effects = [*shown]
     n = s.rolls + 1
     if kind == "take":
         bonfire = s.bonfire
@@ -395,7 +419,7 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
         if offers is None:
             offers = offers_by_bonfire[bonfire] = take_offers(bonfire, roll)
         if offers:
-            fields = fields_of(s)
+            fields = [*s]
             fields[PHASE] = TAKE
             fields[ROLL_AT] = roll
             fields[OFFERS] = offers
@@ -403,38 +427,36 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
             fields[MUST_ROLL] = False
             fields[ROLLS_AT] = n
             return _new(DogState, fields), effects
-        effects.append(team_say("nothing_to_take", s.teams[s.current]))
+        effects.append(NOTHING_TO_TAKE[s.teams[s.current]])
         return evolve(s, roll=roll, rolls=n, must_roll=True), effects
     team = s.teams[s.current]
-    line = rolled_say(team, roll)
+    line = rolled_lines[team]
     if kind == "theft":
-        effects.append(team_say("theft", team))
-        fields = fields_of(s)
+        effects.append(THEFT[team])
+        fields = [*s]
         fields[ROLL_AT] = roll
         fields[ROLLS_AT] = n
         if not any_victim(s):
-            nobody = team_say("theft_nobody", team)
+            nobody = THEFT_NOBODY[team]
             effects.append(nobody)
             fields[MUST_ROLL] = True
-            fields[LOG] = s.log[2 - LOG_LINES:] + (line, nobody)  # noqa: RUF005 - see take
+            fields[LOG] = logged(s.log, [line, nobody])
             return _new(DogState, fields), effects
         fields[PHASE] = VICTIM
         fields[MUST_ROLL] = False
-        fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+        log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
+        fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
         return _new(DogState, fields), effects
     return incident(s, kind, effects, line, roll, n)
 
 
-@lru_cache(maxsize=512)
-def rolled_say(team: str, roll: tuple[str, ...]) -> Say:
-    """The log's line for a roll (at most 8 teams x 27 rolls)."""
-    return say("rolled", team=team, a=roll[0], b=roll[1], c=roll[2])
+def team_says(key: str) -> dict[str, Say]:
+    """A line naming only a team, for each team, made once."""
+    return {t: say(key, team=t) for t in TEAM_COLOURS}
 
 
-@lru_cache(maxsize=256)
-def team_say(key: str, team: str) -> Say:
-    """A line naming only a team, made once (a handful of keys x 8 teams)."""
-    return say(key, team=team)
+THEFT, THEFT_NOBODY, NOTHING_TO_TAKE, ROLL_AGAIN = (team_says(key) for key in
+                                                   ("theft", "theft_nobody", "nothing_to_take", "roll_again"))
 
 
 def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tuple[str, ...],
@@ -456,13 +478,13 @@ def incident(s: DogState, kind: str, effects: list[Effect], line: Say, roll: tup
         s, more = events.fire_fest(s)
         lines += more
     effects += lines[2:]
-    fields = fields_of(s)
+    fields = [*s]
     fields[MUST_ROLL], fields[LOG], fields[ROLL_AT], fields[ROLLS_AT] = True, logged(s.log, lines), roll, rolls
     if not events.active(s):
         return game_over(remade(fields), effects)
     if s.out(s.current):
         return turn_of(fields, next_active(s, s.current)), effects
-    effects.append(team_say("roll_again", s.teams[s.current]))
+    effects.append(ROLL_AGAIN[s.teams[s.current]])
     return _new(DogState, fields), effects
 
 
@@ -506,16 +528,17 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     """Move the sticks; if meat or charcoal is now all taken, the round ends at once."""
     dm, dc, df = TAKES[name]
     i = s.current
-    held = list(s.hands)
+    held = [*s.hands]
     m, c, f = held[i]
     held[i] = (m + dm, c + dc, f + df)
     m, c, f = s.bonfire
     bonfire = (m - dm, c - dc, f - df)
     line = TOOK[s.teams[i]][name]
-    fields = fields_of(s)  # the new state's fields, set one by one (cheaper than update(**))
+    fields = [*s]  # the new state's fields, set one by one (cheaper than update(**))
     fields[HANDS] = tuple(held)
     fields[BONFIRE_AT] = bonfire
-    fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
+    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
     if not bonfire[MEAT] or not bonfire[CHARCOAL]:
         return round_end(remade(fields), [line])
     j = (i + 1) % len(held)  # the next player, unless knocked out
@@ -629,19 +652,21 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     v = s.victim if victim is None else victim
     i = s.current
     dm, dc, df = TAKES[colour]
-    hands = list(s.hands)
+    hands = [*s.hands]
     m, c, f = hands[i]
     hands[i] = (m + dm, c + dc, f + df)
     m, c, f = hands[v]
     hands[v] = (m - dm, c - dc, f - df)
     teams = s.teams
     line = STOLE[teams[i], teams[v], colour]
-    fields = fields_of(s)
+    fields = [*s]
     fields[HANDS] = tuple(hands)
     fields[VICTIM_AT] = -1
-    fields[LOG] = s.log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - concatenation: half the cost of unpacking
+    log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
+    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
+    j = (i + 1) % len(hands)  # the next player, unless knocked out
     fields[PHASE] = TURN
-    fields[CURRENT] = next_active(s, i)
+    fields[CURRENT] = j if s.faints[j] < 3 else next_active(s, i)
     fields[MUST_ROLL] = False
     fields[OFFERS] = ()
     fields[PICK] = 0
@@ -663,7 +688,7 @@ def next_active(s: DogState, i: int) -> int:
 
 
 def next_turn(s: DogState) -> DogState:
-    return turn_of(fields_of(s), next_active(s, s.current))
+    return turn_of([*s], next_active(s, s.current))
 
 
 def turn_of(fields: list[object], current: int) -> DogState:
@@ -685,7 +710,7 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
         s, more = events.assault(s, incident=False)
         lines = [round_line("round_end_assault", s.round, s.teams[s.current]), *more]
     effects = [*effects, ALARM, *lines]
-    fields = fields_of(s)
+    fields = [*s]
     fields[BONFIRE_AT] = BONFIRE
     fields[HANDS] = (NO_STICKS,) * len(s.teams)
     if s.round >= s.rounds or not events.active(s):

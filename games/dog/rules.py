@@ -30,7 +30,7 @@ from games.core import (
 )
 from games.dog import demo, phases, views
 from games.dog.data import BONFIRE, DOGS, MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, MIN_ROUNDS, ORDER, ROUNDS
-from games.dog.state import EXCHANGE, OVER, STEAL, TAKE, TURN, VICTIM, DogState
+from games.dog.state import CHARCOAL, EXCHANGE, FIRE, MEAT, OVER, STEAL, TAKE, TURN, VICTIM, DogState
 from games.dog.state import ORDER as ORDERING
 
 INFO = GameInfo(
@@ -207,9 +207,15 @@ class Dog(Game[DogState]):
         phase = state.phase
         if phase == TURN:
             if not state.must_roll:
-                legal = _turn_choices(state.hands[state.current], state.bonfire)
-                if len(legal) > 1 and not pick(6):  # exchange one time in six
-                    return _exchange(state, _EXCHANGE_OF[legal[2 + pick(len(legal) - 2)]])
+                hand, bonfire = state.hands[state.current], state.bonfire
+                # whether any exchange is legal (`_legal_exchanges` is not empty), asked without its
+                # cache, whose (hand, bonfire) keys mostly miss: charcoal or fire for meat while 2+
+                # meat are left, fire for charcoal while 2+ charcoal are left
+                can_exchange = (((hand[CHARCOAL] or hand[FIRE]) and bonfire[MEAT] > 1)
+                                or (hand[FIRE] and bonfire[CHARCOAL] > 1))
+                if can_exchange and not pick(6):
+                    offers = _legal_exchanges(hand, bonfire)  # exchange one time in six
+                    return _exchange(state, offers[pick(len(offers))])
             outcomes = draw(_ROLL)
             return _rolled_row(state, _ROLL_TABLE[(outcomes[_DIE_A] * _FACES_B + outcomes[_DIE_B]) * _FACES_C
                                                   + outcomes[_DIE_C]])
@@ -234,6 +240,7 @@ ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a 
 ROLLED_OK = (phases.PRESS_OK, ())  # OK on the offer shown (an exchange menu, a lone colour)
 _turn_choices, _take_choices = phases.turn_choices, phases.take_choices
 _exchange, _rolled_row, _take, _steal = phases.exchange, phases.rolled_row, phases.take, phases.steal
+_legal_exchanges = phases._legal_exchanges
 _ROLL, _ROLL_TABLE, _FACES_B, _FACES_C = phases.ROLL, phases.ROLL_TABLE, phases.FACES_B, phases.FACES_C
 _DIE_A, _DIE_B, _DIE_C, _steal_options = phases.DIE_A, phases.DIE_B, phases.DIE_C, phases.steal_options
 # an exchange choice -> its exchange

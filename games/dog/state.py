@@ -24,7 +24,11 @@ VICTIM = "victim"  # theft: the roller presses the victim's team button
 STEAL = "steal"  # theft: cycling through the colours the victim holds
 OVER = "over"
 
-LOG_LINES = 30  # the public log keeps this many events
+LOG_LINES = 30  # the public log shows this many events
+# The state keeps more: its log is cut back to the last LOG_LINES only when it would hold more than
+# LOG_KEPT, so a line is added with one copy of the log instead of two (a cut, then a copy) on
+# nearly every input.
+LOG_KEPT = 2 * LOG_LINES
 
 
 class DogState(NamedTuple):
@@ -33,7 +37,7 @@ class DogState(NamedTuple):
     colours, as option names); `pick` is the one on offer now.
 
     A named tuple, not a dataclass: `houston simulate` makes about 150 of these a game, and a
-    tuple is made from a list of its fields (`fields_of` / `remade`) in one call and read by
+    tuple is made from a list of its fields (`[*s]`, changed, then `remade`) in one call and read by
     field in C. Immutable all the same; `evolve` is `_replace` without its Python loop."""
 
     phase: str
@@ -65,18 +69,16 @@ class DogState(NamedTuple):
 
 
 # Where each field sits in the tuple, for the hottest transitions that set fields in a list
-# (`fields_of`, then `remade`).
+# (`[*s]`, then `remade`).
 AT: dict[str, int] = {name: i for i, name in enumerate(DogState._fields)}
 PHASE, HANDS, BONFIRE_AT, LOG = AT["phase"], AT["hands"], AT["bonfire"], AT["log"]
 CURRENT, MUST_ROLL, ROLL_AT, ROLLS_AT, OFFERS, PICK = (AT["current"], AT["must_roll"], AT["roll"], AT["rolls"],
                                                     AT["offers"], AT["pick"])
 ROUND, VICTIM_AT = AT["round"], AT["victim"]
 
-fields_of = list  # a state's fields, in order, to change some and make a new state with `remade`
-
-
 def remade(fields: list[object]) -> DogState:
-    """A state from a full list of fields (`fields_of` another, changed)."""
+    """A state from a full list of fields (`[*s]` of another, changed). `[*s]`, not `list(s)`:
+    the same list without the call (a state is made on every input)."""
     return _new(DogState, fields)
 
 
@@ -100,5 +102,6 @@ def sub(a: Sticks, b: Sticks) -> Sticks:
 
 
 def logged(state_log: tuple[Say, ...], lines: list[Say]) -> tuple[Say, ...]:
-    """The log with `lines` appended, keeping the last LOG_LINES."""
-    return (*state_log, *lines)[-LOG_LINES:]
+    """The log with `lines` appended (cut back to the last LOG_LINES beyond LOG_KEPT)."""
+    log = (*state_log, *lines)
+    return log if len(log) <= LOG_KEPT else log[-LOG_LINES:]

@@ -3,7 +3,6 @@ villagers and dogs, whose turn, and a log of events in the catalogue's words."""
 
 from __future__ import annotations
 
-import string
 from functools import cache
 from typing import Any
 
@@ -11,7 +10,7 @@ from games import widgets
 from games.core import GameInfo, Say
 from games.data import messages
 from games.dog.data import CSS_COLOURS
-from games.dog.state import CHARCOAL, FIRE, MEAT, OVER, DogState
+from games.dog.state import CHARCOAL, FIRE, LOG_LINES, MEAT, OVER, DogState
 
 
 @cache
@@ -29,7 +28,7 @@ def words(line: Say) -> str:
     texts = _texts()
     template = texts.get(line.key, line.key.replace("_", " "))
     params = {k: texts.get(v, v) if isinstance(v, str) else v for k, v in line.params.items()}
-    return string.Formatter().vformat(template, (), _Lenient(params))
+    return template.format_map(_Lenient(params))  # str.format's own parser: no Python-level parsing per line
 
 
 def public_view(s: DogState, info: GameInfo) -> dict[str, Any]:
@@ -55,7 +54,7 @@ def public_view(s: DogState, info: GameInfo) -> dict[str, Any]:
                                      widgets.counter("dogs in the pack", s.pack),
                                      widgets.counter("round", f"{s.round} of {s.rounds}")]),
         widgets.teams("Players", rows),
-        widgets.log("Events", [words(line) for line in s.log]),
+        widgets.log("Events", [words(line) for line in s.log[-LOG_LINES:]]),
     ]
     if s.phase == OVER:
         shown.insert(0, widgets.banner("Result", words(s.log[-1]) if s.log else "The game is over."))

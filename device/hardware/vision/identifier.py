@@ -38,7 +38,7 @@ from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
 from device.hardware.vision.hamming_index import HammingIndex
-from device.hardware.vision.localiser import PooledLocaliser
+from device.hardware.vision.localiser import Correspondences, PooledLocaliser
 from device.hardware.vision.references import (
     DETAIL_H,
     DETAIL_SCALE,
@@ -73,6 +73,8 @@ class Thresholds:
     min_twin_coverage: float = 0.5  # near-twins: share of what differs that must be in view
     min_twin_coverage_clear: float = 0.3  # ... or this share, when the duel is clear-cut:
     min_twin_margin_clear: float = 0.4  # margin for that
+    min_twin_margin_blank: float = 0.35  # a twin that wins by *lacking* what its rival has (no "II", no
+    # mark) needs this margin: a blurred or slightly misaligned mark also looks absent
     candidates_to_verify: int = 4  # look-alike families tried with RANSAC per frame
     rivals: int = 2  # look-alikes dueled against the best one
     alike_share: float = 0.2  # shared layout features making two cards look-alikes
@@ -97,6 +99,10 @@ class Thresholds:
     pooled_dense_min: int = 5  # ... when the plain corners gave this many pooled matches but no fit
     refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
+    pooled_second: bool = False  # ... and a plain RANSAC fit of the same pairs, judged too (tried: see docs)
+    refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
+    plain_colour_max: float = 0.0  # a plain-field card whose colours fit this well (gain-only residual
+    # share, colour_misfit) may let its whole-face correlation stand in for the duel similarity; 0: off
 
 
 @dataclass(frozen=True)
@@ -202,6 +208,7 @@ class Identifier:
         self._views_cache = _NO_VIEWS
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
+        self._plain_cards = {b.card for b in badges}
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -377,20 +384,42 @@ class Identifier:
         if len(feats) < self.t.min_inliers:
             return Identification("none")
         corr = self._localiser.match(feats.points, feats.descriptors)
-        h, corners, inl, inliers = None, None, np.zeros(0, np.uint8), 0
-        if len(corr) >= self.t.min_inliers:
-            h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
-        if (h is None or corners is None) and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
+        result, fitted = self._pooled_judged(frame, corr)
+        if not fitted and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
             # Some template features but no fit: a small or blurred card. More, weaker corners.
             dense = self._dense(frame)
-            corr = self._localiser.match(dense.points, dense.descriptors)
-            if len(corr) >= self.t.min_inliers:
-                h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
-        if h is None or corners is None:
-            return Identification("none", inliers=inliers)
+            result, fitted = self._pooled_judged(frame, self._localiser.match(dense.points, dense.descriptors))
+        if result.is_match or not fitted:
+            return result
+        return self._second_look(frame, result)
+
+    def _pooled_judged(self, frame: np.ndarray, corr: Correspondences) -> tuple[Identification, bool]:
+        """Each estimator's fit to the pooled pairs, judged among every card: (the match or the
+        most card-like result, whether any fit was plausible). Repeated structure (ruled text
+        lines, a border pattern) gives several consensus sets; estimators that sample differently
+        do not all settle on the same one."""
+        best = Identification("none")
+        fitted = False
+        if len(corr) < self.t.min_inliers:
+            return best, fitted
         every = np.arange(len(self.labels))
-        result = self._judge(frame, every, h, corners, inl, inliers, corr.card, np.full(len(corr), -1), None)
-        return result if result.is_match else self._second_look(frame, result)
+        seen: list[np.ndarray] = []
+        methods = (self.t.pooled_method, cv2.RANSAC) if self.t.pooled_second else (self.t.pooled_method,)
+        for method in methods:
+            h, corners, inl, inliers = self._fit(corr.frame, corr.card, method, self.t.pooled_iters)
+            if h is None or corners is None:
+                best = best if fitted else Identification("none", inliers=max(inliers, best.inliers))
+                continue
+            if any(np.abs(corners - c).max() < 8 for c in seen):
+                continue  # the same fit again
+            seen.append(corners)
+            fitted = True
+            result = self._judge(frame, every, h, corners, inl, inliers, corr.card, np.full(len(corr), -1), None)
+            if result.is_match:
+                return result, True
+            if best.status == "none" or result.whole > best.whole:
+                best = result
+        return best, fitted
 
     def support(self, frame: np.ndarray) -> int:
         """The best family's votes in a frame, without verifying anything (calibration)."""
@@ -401,22 +430,29 @@ class Identifier:
     def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
         none = np.zeros(0, np.int64)
-        for card, h, corners in self._badge_orientations(frame):
+        for card, aligned, rough in self._badge_orientations(frame):
             family = np.flatnonzero(self.alike[card])
-            result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
-            if result.is_match:
-                return result
+            # ECC can also walk away from a good fit (a glare halo, fingers over a flat field):
+            # the aligned fit is judged first, the rough one too.
+            for h in (aligned, rough):
+                corners = _card_corners_in_frame(h) if h is not None else None
+                if h is None or corners is None:
+                    continue
+                result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
+                if result.is_match:
+                    return result
         return None
 
-    def _badge_orientations(self, frame: np.ndarray) -> list[tuple[int, np.ndarray, np.ndarray]]:
-        """(card, homography, corners) to judge for each badge colour patch: of the four ways the
-        badge's field can sit in it, each aligned with the badge's face (ECC, ~0.5 ms), the
-        `badge_orientations` whose aligned views correlate best with that face (the emblem
-        decides; a flat field does not), best first. The checks cost ~5-10 ms per orientation.
-        (Before alignment the rough fit can rank the right orientation last.)"""
+    def _badge_orientations(self, frame: np.ndarray) -> list[tuple[int, np.ndarray | None, np.ndarray]]:
+        """(card, ECC-aligned fit or None, rough fit) to judge for each badge colour patch: of
+        the four ways the badge's field can sit in it, each aligned with the badge's face (ECC,
+        ~0.5 ms), the `badge_orientations` whose aligned views (the rough one where ECC failed)
+        correlate best with that face (the emblem decides; a flat field does not), best first.
+        The checks cost ~5-10 ms per fit judged. (Before alignment the rough fit can rank the
+        right orientation last.)"""
         found = self._badge_finder.candidates(frame)
         grey = cv2.cvtColor(self._views(frame)[0], cv2.COLOR_BGR2GRAY) if found else None
-        out: list[tuple[int, np.ndarray, np.ndarray]] = []
+        out: list[tuple[int, np.ndarray | None, np.ndarray]] = []
         k = 0
         while k < len(found):
             card = found[k][0]
@@ -424,18 +460,14 @@ class Identifier:
             k += len(group)
             face = self._thumbs_grey_f[card][..., 0].ravel()
             face = face - face.mean()
-            scored: list[tuple[float, np.ndarray, np.ndarray]] = []
+            scored: list[tuple[float, np.ndarray | None, np.ndarray]] = []
             for rough in group:
-                h = self._align(frame, card, rough)
-                corners = _card_corners_in_frame(h) if h is not None else None
-                if h is None or corners is None:  # ECC did not converge (glare, a finger): the rough fit
-                    h, corners = rough, _card_corners_in_frame(rough)
-                if corners is None:
-                    continue
+                aligned = self._align(frame, card, rough)
+                h = aligned if aligned is not None and _card_corners_in_frame(aligned) is not None else rough
                 m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
                 view = cv2.warpPerspective(grey, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR).astype(np.float32)
                 v = view.ravel() - view.mean()
-                scored.append((float(v @ face) / (float(np.sqrt((v @ v) * (face @ face))) + 1e-6), h, corners))
+                scored.append((float(v @ face) / (float(np.sqrt((v @ v) * (face @ face))) + 1e-6), aligned, rough))
             order = sorted(range(len(scored)), key=lambda j: -scored[j][0])
             if self.t.badge_orientations < 4:
                 order = order[: self.t.badge_orientations]
@@ -554,6 +586,8 @@ class Identifier:
             maxIters=self.t.ransac_iters if iters is None else iters,
         )
         inliers = int(inl.sum()) if inl is not None else 0
+        if h is not None and inl is not None and inliers >= self.t.min_inliers and self.t.refit:
+            h, inl, inliers = self._refit(q_pts, r_pts, h, inl, inliers)
         corners = _card_corners_in_frame(h) if h is not None and inliers >= self.t.min_inliers else None
         if corners is None:
             # Features bunched on one motif (a badge's star) make homographies degenerate; a
@@ -567,6 +601,28 @@ class Identifier:
             h, inl = np.vstack([a, [0.0, 0.0, 1.0]]), ainl
             corners = _card_corners_in_frame(h)
         return h, corners, inl, inliers
+
+    def _refit(
+        self, q_pts: np.ndarray, r_pts: np.ndarray, h: np.ndarray, inl: np.ndarray, inliers: int
+    ) -> tuple[np.ndarray, np.ndarray, int]:
+        """Least squares on the consensus, then on the pairs that the refit homography agrees
+        with: RANSAC's model comes from its best minimal sample, and with the inliers bunched on
+        one part of the card (an illustration, a title) it can be off by tens of pixels at the far
+        corners, enough for the appearance checks to see a different card."""
+        q = q_pts.reshape(-1, 2).astype(np.float32)
+        r = r_pts.reshape(-1, 2).astype(np.float32)
+        for _ in range(2):
+            keep = inl.ravel().astype(bool)
+            h2, _ = cv2.findHomography(q[keep], r[keep], 0)
+            if h2 is None:
+                break
+            err = np.linalg.norm(cv2.perspectiveTransform(q.reshape(-1, 1, 2), h2).reshape(-1, 2) - r, axis=1)
+            inl2 = (err <= self.t.ransac_px).astype(np.uint8).reshape(-1, 1)
+            n2 = int(inl2.sum())
+            if n2 < inliers:
+                break
+            h, inl, inliers = h2, inl2, n2
+        return h, inl, inliers
 
     def _judge(
         self,
@@ -582,10 +638,11 @@ class Identifier:
     ) -> Identification:
         """The appearance checks of one fitted homography (corners: the card's, in the frame)."""
         obs, valid = self._warp_back(frame, h)
+        plain = self._plain
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
-        twin_margin, twin_coverage = 1.0, 1.0
+        twin_margin, twin_coverage, blank = 1.0, 1.0, False
         if self._cmp_detail is not None and self.twins[winner].any():
-            winner, sim, twin_margin, twin_coverage = self._twin_duels(frame, h, winner, sim)
+            winner, sim, twin_margin, twin_coverage, blank = self._twin_duels(frame, h, winner, sim)
         outsider_margin = 1.0
         if outsider is not None:
             sa, sb, _ = self._duel(obs, valid, winner, outsider)
@@ -595,6 +652,14 @@ class Identifier:
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         sparse = valid & _CHECKER
         whole = float(correlate(obs[sparse], thumbs[winner][sparse][None], self.t.trim)[0])
+        if (
+            self.t.plain_colour_max > 0
+            and whole > sim
+            and not self._grey
+            and winner in self._plain_cards
+            and colour_misfit(plain[valid], self._thumbs_f[winner][valid], 0.0) <= self.t.plain_colour_max
+        ):  # a flat field band-passes to noise; its colours, checked absolutely, say more
+            sim = whole
         # Own evidence: inliers matched to the winner itself where it differs from its family.
         own = self._own_mask(winner)
         mine = inl.ravel().astype(bool) & (q_card == winner)
@@ -609,7 +674,7 @@ class Identifier:
             and unique >= self.t.min_own_inliers
             and whole >= self.t.min_whole
             and beats_outsider
-            and self._twin_decided(twin_margin, twin_coverage)
+            and self._twin_decided(twin_margin, twin_coverage, blank)
         )
         # Not a match: a card-like object only if the face at least resembles a card's layout
         # (random scenery can yield a homography; it does not look like a card once warped).
@@ -618,11 +683,14 @@ class Identifier:
             status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners, outsider_margin
         )
 
-    def _twin_decided(self, margin: float, coverage: float) -> bool:
+    def _twin_decided(self, margin: float, coverage: float, blank: bool = False) -> bool:
         """A near-twin duel decides with half of what differs in view, or with less when the
-        part in view is unequivocal (a title's suffix seen whole while the mark is cut off)."""
+        part in view is unequivocal (a title's suffix seen whole while the mark is cut off).
+        Absence is weaker evidence than presence: a blank winner needs the blank margin."""
         if coverage >= self.t.min_twin_coverage:
-            return margin >= self.t.min_twin_margin
+            return margin >= (
+                max(self.t.min_twin_margin, self.t.min_twin_margin_blank) if blank else self.t.min_twin_margin
+            )
         return coverage >= self.t.min_twin_coverage_clear and margin >= self.t.min_twin_margin_clear
 
     def _own_mask(self, card: int) -> np.ndarray:
@@ -707,7 +775,9 @@ class Identifier:
         cov = min(r[2] for r in results)
         return leader, float(sim), float(margin), float(cov)
 
-    def _twin_duels(self, frame: np.ndarray, h: np.ndarray, leader: int, sim: float) -> tuple[int, float, float, float]:
+    def _twin_duels(
+        self, frame: np.ndarray, h: np.ndarray, leader: int, sim: float
+    ) -> tuple[int, float, float, float, bool]:
         """The leader against its near-twins on detail faces, where titles and small marks resolve.
 
         Correlation cannot judge these duels: where one twin is blank (no "II", no mark) its face
@@ -715,12 +785,13 @@ class Identifier:
         the whole visible card (shared by both twins), and on the pixels where they differ each
         twin's prediction error is measured with that gain; margin = (e_rival - e_leader) /
         (e_rival + e_leader). A twin that wins takes the lead.
-        Returns (leader, similarity, twin margin, twin coverage)."""
+        Returns (leader, similarity, twin margin, twin coverage, whether the leader won its
+        closest duel by having less detail there than the rival: a blank twin)."""
         assert self._cmp_detail is not None
         obs, valid = self._warp_detail(frame, h)
         seen = obs[valid]
         if len(seen) < 50:
-            return leader, sim, 0.0, 0.0
+            return leader, sim, 0.0, 0.0, False
         ref = self._cmp_detail[leader][valid]
         gain = (seen * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
         results: list[tuple[float, float, int]] = []
@@ -742,8 +813,13 @@ class Identifier:
                 break
             leader = min(lost, key=lambda r: r[0])[2]
         if not results:
-            return leader, sim, 1.0, 1.0
-        return leader, sim, min(r[0] for r in results), min(r[1] for r in results)
+            return leader, sim, 1.0, 1.0, False
+        closest = min(results, key=lambda r: r[0])
+        use = self._detail_mask(leader, closest[2]) & valid
+        blank = float((self._cmp_detail[leader][use] ** 2).sum()) < float(
+            (self._cmp_detail[closest[2]][use] ** 2).sum()
+        )
+        return leader, sim, closest[0], min(r[1] for r in results), blank
 
     def _warp_detail(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame in detail-face coordinates (from the full frame) and which pixels are usable."""
@@ -839,6 +915,28 @@ class Identifier:
             out.append(float(keep.sum()) / spread)
         total = out[0] + out[1] + 1e-9
         return out[1] / total, out[0] / total, coverage
+
+
+_MAX_CAST = 0.35  # a channel's gain over the mean gain: warm/cool light and white balance stay within it
+
+
+def colour_misfit(obs: np.ndarray, ref: np.ndarray, trim: float, max_cast: float = _MAX_CAST) -> float:
+    """How badly obs (N x 3) shows the reference's colours under some light: one gain per channel,
+    no offset (a light level, a colour cast), each gain within 1 + max_cast of their mean (white
+    balance is off by tens of percent, not by a hue); the trimmed residual as a share of the
+    trimmed energy. A field's ratio to the card's white per channel then fixes its hue: another
+    card with a field of another hue leaves a residual where the right one does not."""
+    if len(obs) < 20:
+        return 1.0
+    gain = (obs * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
+    weight = (ref * ref).sum(axis=0) + 1e-6  # a channel the card hardly has says little about the light
+    level = float(np.exp((weight * np.log(np.maximum(gain, 1e-6))).sum() / weight.sum()))
+    gain = np.clip(gain, level / (1.0 + max_cast), level * (1.0 + max_cast))  # casts are bounded
+    resid = ((obs - gain * ref) ** 2).sum(axis=1)
+    energy = (obs * obs).sum(axis=1)
+    keep = max(20, int(len(resid) * (1.0 - trim)))
+    order = np.argsort(resid)[:keep]
+    return float(resid[order].sum() / (energy[order].sum() + 1e-6))
 
 
 _DIFF_LEVEL = 45

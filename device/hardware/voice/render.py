@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import string
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -51,4 +50,4 @@ def render(effect: Say, game_id: str | None, language: str = "en") -> str:
         name: texts.get(value, value) if isinstance(value, str) else value
         for name, value in effect.params.items()
     }
-    return string.Formatter().vformat(template, (), _Lenient(params))
+    return template.format_map(_Lenient(params))  # str.format's own parser: no Python-level parsing per line

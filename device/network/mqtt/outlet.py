@@ -12,6 +12,7 @@ restart, and nothing is sent while it is away.
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any, Protocol
 
@@ -22,6 +23,14 @@ from device.network.mqtt.topics import Topics, encode, event_payload, state_payl
 from games.core import TEAM_COLOURS
 
 ANNOUNCED = ("say", "prompt", "error")
+
+
+def _let_it_go() -> None:
+    """Screens wait for the state: give the CPU (and with it the GIL) up once, so paho's network
+    thread writes the state to the broker now rather than after the rest of this update (team
+    views, log, summary, events) is made. Python's GIL passes to a waiting thread only when the
+    holder blocks or after 5 ms, and paho writes every message on its own thread."""
+    os.sched_yield()
 
 
 class Publisher(Protocol):
@@ -88,8 +97,9 @@ class MqttOutlet:
     def _deliver_state(self, update: Update) -> None:
         if update.public != self._public:
             self._public = update.public
-            self._state = state_payload(update.seq, update.public)
+            self._state = update.public_json or state_payload(update.seq, update.public)
             self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
+            _let_it_go()
 
     def _deliver_teams(self, update: Update) -> None:
         game = update.public.get("game")

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from device.box.views import PUBLIC_SCHEMA
+from device.box.views import PUBLIC_SCHEMA, public_json
 
 ROOT = "houston"
 ONLINE = b"online"
@@ -112,7 +112,7 @@ def encode(value: Any) -> bytes:
 
 
 def state_payload(seq: int, public: dict[str, Any]) -> bytes:
-    return encode({**public, "schema": PUBLIC_SCHEMA, "seq": seq})
+    return public_json(seq, public)
 
 
 def event_payload(seq: int, event: dict[str, Any]) -> bytes:

@@ -50,15 +50,29 @@ def test_a_seed_makes_the_run_reproducible():
     assert strip(simulate("dog", 20, 4, seed=3)) == strip(simulate("dog", 20, 4, seed=3))
 
 
-def test_random_step_is_random_input_over_legal_inputs_then_validate():
-    """Dog's one-call `random_step` gives, state by state, the input the contract's default picks
-    (random_input over legal_inputs) from the same picks, and the chance its validate asks for;
-    and it leaves the pick stream where the default leaves it. States come from games where a
-    uniformly random legal input is mixed in, so menus, cycling and victims' buttons are visited."""
-    from games.core import Game
+PHASES = {"order", "turn", "take", "victim", "steal", "exchange", "over"}
+
+
+def drawer(r):
+    """Dice drawn from `r`, as the simulator's drawer answers a request tuple."""
+    return lambda asked: {q.name: r.randrange(len(q.weights)) for q in asked}
+
+
+def apply_drawn(state, inp, rng):
+    """`inp` applied with chance drawn from `rng`."""
     from games.dog.rules import GAME
 
-    assert type(GAME).random_step is not Game.random_step  # Dog answers in one call
+    requests = GAME.validate(state, inp)
+    return GAME.apply(state, inp, {r.name: rng.randrange(len(r.weights)) for r in requests})[0]
+
+
+def walk_comparing(fast_step, default_step, follow):
+    """Twelve seeded Dog games of up to 400 inputs. At every state the fast and the default path
+    run from two copies of one random stream and must agree, and leave the stream in the same place;
+    the game then goes on by `follow(state, fast, rng)`, or now and then by any legal input, so
+    menus, cycling and victims' buttons are visited. Returns the phases seen."""
+    from games.dog.rules import GAME
+
     phases_seen = set()
     for seed in range(12):
         rng = random.Random(seed)
@@ -67,23 +81,31 @@ def test_random_step_is_random_input_over_legal_inputs_then_validate():
             phases_seen.add(state.phase)
             ours, theirs = random.Random(rng.random()), random.Random()
             theirs.setstate(ours.getstate())
-            fast = GAME.random_step(state, ours.randrange)
-            slow = Game.random_step(GAME, state, theirs.randrange)
-            assert fast == slow, state.phase
+            fast = fast_step(state, ours)
+            assert fast == default_step(state, theirs), state.phase
             assert ours.getstate() == theirs.getstate(), state.phase
             if fast is None:
                 break
-            legal = GAME.legal_inputs(state)
-            inp = legal[rng.randrange(len(legal))] if rng.randrange(3) == 0 else fast[0]
-            requests = GAME.validate(state, inp)
-            outcomes = {r.name: rng.randrange(len(r.weights)) for r in requests}
-            state, _ = GAME.apply(state, inp, outcomes)
-    assert phases_seen >= {"order", "turn", "take", "victim", "steal", "exchange", "over"}
+            if rng.randrange(3) == 0:
+                legal = GAME.legal_inputs(state)
+                state = apply_drawn(state, legal[rng.randrange(len(legal))], rng)
+            else:
+                state = follow(state, fast, rng)
+    return phases_seen
 
 
-def drawer(r):
-    """Dice drawn from `r`, as the simulator's drawer answers a request tuple."""
-    return lambda asked: {q.name: r.randrange(len(q.weights)) for q in asked}
+def test_random_step_is_random_input_over_legal_inputs_then_validate():
+    """Dog's one-call `random_step` gives, state by state, the input the contract's default picks
+    (random_input over legal_inputs) from the same picks, and the chance its validate asks for;
+    and it leaves the pick stream where the default leaves it."""
+    from games.core import Game
+    from games.dog.rules import GAME
+
+    assert type(GAME).random_step is not Game.random_step  # Dog answers in one call
+    seen = walk_comparing(lambda state, r: GAME.random_step(state, r.randrange),
+                          lambda state, r: Game.random_step(GAME, state, r.randrange),
+                          lambda state, fast, rng: apply_drawn(state, fast[0], rng))
+    assert seen >= PHASES
 
 
 def test_simulation_step_is_random_step_then_apply():
@@ -93,26 +115,7 @@ def test_simulation_step_is_random_step_then_apply():
     from games.dog.rules import GAME
 
     assert type(GAME).simulation_step is not Game.simulation_step
-    phases_seen = set()
-    for seed in range(12):
-        rng = random.Random(seed)
-        state = GAME.setup({} if seed % 4 == 0 else GAME.simulation_options(2 + seed % 3))
-        for _ in range(400):
-            phases_seen.add(state.phase)
-            ours, theirs = random.Random(rng.random()), random.Random()
-            theirs.setstate(ours.getstate())
-
-            fast = GAME.simulation_step(state, ours.randrange, drawer(ours))
-            slow = Game.simulation_step(GAME, state, theirs.randrange, drawer(theirs))
-            assert fast == slow, state.phase
-            assert ours.getstate() == theirs.getstate(), state.phase
-            if fast is None:
-                break
-            legal = GAME.legal_inputs(state)
-            if rng.randrange(3) == 0:  # now and then any legal input: menus, cycling, victims' buttons
-                inp = legal[rng.randrange(len(legal))]
-                requests = GAME.validate(state, inp)
-                state, _ = GAME.apply(state, inp, {r.name: rng.randrange(len(r.weights)) for r in requests})
-            else:
-                state = fast[0]
-    assert phases_seen >= {"order", "turn", "take", "victim", "steal", "exchange", "over"}
+    seen = walk_comparing(lambda state, r: GAME.simulation_step(state, r.randrange, drawer(r)),
+                          lambda state, r: Game.simulation_step(GAME, state, r.randrange, drawer(r)),
+                          lambda state, fast, rng: fast[0])
+    assert seen >= PHASES
