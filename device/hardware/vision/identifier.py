@@ -100,7 +100,8 @@ class Thresholds:
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
     pooled_second: bool = False  # ... and a plain RANSAC fit of the same pairs, judged too (tried: see docs)
     refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
-    pooled_local: bool = True  # ... and once more on locally equalised corners (CLAHE) when both failed
+    pooled_local: str = "instead"  # locally equalised corners (CLAHE) for the pooled retry: "after" the
+    # dense ones failed too, "instead" of them (no extra cost on empty tables), or "off"
     plain_colour_max: float = 0.0  # a plain-field card whose colours fit this well (gain-only residual
     # share, colour_misfit) may let its whole-face correlation stand in for the duel similarity; 0: off
 
@@ -374,9 +375,15 @@ class Identifier:
         result, fitted = self._pooled_judged(frame, corr)
         if not fitted and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
             # Some template features but no fit: a small or blurred card. More, weaker corners.
-            dense = self.extractor.frame_dense(frame)
+            local = self.t.pooled_local == "instead"
+            dense = self.extractor.frame_local(frame) if local else self.extractor.frame_dense(frame)
             result, fitted = self._pooled_judged(frame, self._localiser.match(dense.points, dense.descriptors))
-        if not fitted and self.t.pooled_local and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
+        if (
+            not fitted
+            and self.t.pooled_local == "after"
+            and self.t.pooled_dense
+            and len(corr) >= self.t.pooled_dense_min
+        ):
             result, fitted = self._pooled_local(frame, result)
         if result.is_match or not fitted:
             return result
