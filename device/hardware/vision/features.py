@@ -48,6 +48,7 @@ class FeatureExtractor:
     def __init__(self, frame_features: int = FRAME_FEATURES, card_features: int = CARD_FEATURES):
         self._frame_orb = cv2.ORB_create(frame_features, scaleFactor=1.25, nlevels=7, fastThreshold=12)
         self._dense_orb = cv2.ORB_create(DENSE_FRAME_FEATURES, scaleFactor=1.2, nlevels=8, fastThreshold=7)
+        self._clahe: cv2.CLAHE | None = None
         per_scale = card_features // len(REF_SCALES)
         self._card_orb = cv2.ORB_create(per_scale, scaleFactor=1.25, nlevels=8, fastThreshold=10)
 
@@ -58,6 +59,14 @@ class FeatureExtractor:
     def frame_dense(self, img: np.ndarray) -> Features:
         """More, weaker corners of a frame (the identifier's retry when nothing verified)."""
         return _run(self._dense_orb, cv2.equalizeHist(to_grey(img)), 1.0)
+
+    def frame_local(self, img: np.ndarray) -> Features:
+        """Dense corners after local contrast equalisation (CLAHE): a table's shadows, a bright
+        cloth or a dark wood make one global histogram flatten the card's own contrast (soft
+        art, thin ruled lines) below FAST's threshold; tiles equalise the card on its own."""
+        if self._clahe is None:
+            self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+        return _run(self._dense_orb, self._clahe.apply(to_grey(img)), 1.0)
 
     def card(self, card_img: np.ndarray) -> Features:
         """Features of a canonical card face; points are in canonical card coordinates."""

@@ -101,6 +101,8 @@ class Thresholds:
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
     pooled_second: bool = False  # ... and a plain RANSAC fit of the same pairs, judged too (tried: see docs)
     refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
+    pooled_local: str = "instead"  # locally equalised corners (CLAHE) for the pooled retry: "after" the
+    # dense ones failed too, "instead" of them (no extra cost on empty tables), or "off"
     plain_colour_max: float = 0.0  # a plain-field card whose colours fit this well (gain-only residual
     # share, colour_misfit) may let its whole-face correlation stand in for the duel similarity; 0: off
 
@@ -387,11 +389,27 @@ class Identifier:
         result, fitted = self._pooled_judged(frame, corr)
         if not fitted and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
             # Some template features but no fit: a small or blurred card. More, weaker corners.
-            dense = self._dense(frame)
+            local = self.t.pooled_local == "instead"
+            dense = self.extractor.frame_local(frame) if local else self._dense(frame)
             result, fitted = self._pooled_judged(frame, self._localiser.match(dense.points, dense.descriptors))
+        if (
+            not fitted
+            and self.t.pooled_local == "after"
+            and self.t.pooled_dense
+            and len(corr) >= self.t.pooled_dense_min
+        ):
+            result, fitted = self._pooled_local(frame, result)
         if result.is_match or not fitted:
             return result
         return self._second_look(frame, result)
+
+    def _pooled_local(self, frame: np.ndarray, result: Identification) -> tuple[Identification, bool]:
+        """The pooled localiser on locally equalised corners (features.frame_local): under a
+        table's uneven light the global equalisation leaves soft art and ruled lines without
+        corners. Only reached when the plain and dense corners gave template matches but no fit."""
+        local = self.extractor.frame_local(frame)
+        again, fitted = self._pooled_judged(frame, self._localiser.match(local.points, local.descriptors))
+        return (again, True) if fitted else (result, False)
 
     def _pooled_judged(self, frame: np.ndarray, corr: Correspondences) -> tuple[Identification, bool]:
         """Each estimator's fit to the pooled pairs, judged among every card: (the match or the
