@@ -11,11 +11,13 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from device.box.marks import Mark, MarkFile, Marks, marks_path
+from device.box.meanwhile import Meanwhile
 from games.core import Input, input_from_data, input_to_data
 from games.session import Entry
 
@@ -28,6 +30,9 @@ SCHEMA_VERSION = 1
 # and, in a burst of inputs, at the latest after UNSETTLED_MAX commits. A caller that never
 # settles (a tool, a test) still gets a fold from `append` itself after UNSETTLED_LIMIT commits.
 UNSETTLED_MAX = 16
+# The `acked` mark of entry N is synced on a thread of its own while entry N+1's commit syncs (or
+# when the box settles), not between N's commit and its answer: one wait on the disk per input.
+MARK_SYNC = Meanwhile()
 UNSETTLED_LIMIT = 4 * UNSETTLED_MAX
 
 SCHEMA_V1 = """
@@ -219,7 +224,10 @@ class Journal:
         last fold. PASSIVE: it never waits for a reader; what a reader held back is folded next
         time. The WAL file is kept, not truncated: the next commits overwrite it in place, which
         costs the disk less than growing a file again (close() truncates it)."""
-        if not self._unsettled or self.marks is None:
+        if self.marks is None:
+            return
+        self.marks.sync()
+        if not self._unsettled:
             return
         busy, frames, folded = self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         if not busy and folded == frames:
@@ -257,6 +265,7 @@ class Journal:
         is recorded in the same commit: a kill can never leave a finished game marked open.
         `meanwhile` is called once the entry is written, just before the commit that syncs it:
         the caller may start work on another thread that the disk's wait then hides."""
+        mark_synced: Future[None] | None = None
         try:
             with self.conn:
                 self.conn.execute("BEGIN IMMEDIATE")
@@ -278,9 +287,15 @@ class Journal:
                                       (at, json.dumps(end), game_id))
                 if meanwhile is not None:
                     meanwhile()
+                marks = self._mark_file()
+                if marks.unsynced:  # the previous entry's mark: synced while this commit syncs
+                    mark_synced = MARK_SYNC.submit(marks.sync)
         except BaseException:
             self._last = None  # whatever happened, the next count comes from the file
             raise
+        finally:
+            if mark_synced is not None:
+                mark_synced.result()
         self._last = (game_id, seq)
         self._committed()
         self._mark_file().acked(Mark(game_id, seq))

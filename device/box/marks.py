@@ -10,7 +10,9 @@ The file is one fixed-size record overwritten in place (a single sector), so a w
 half a record on the storage the box uses; an unreadable file counts as "no marks". Because the
 record never changes size or place, `fdatasync` makes it durable without a file-system journal
 commit (only the file's times change, which fdatasync may leave): the cheapest durable write
-there is, and it stands between every input and its acknowledgement.
+there is. The journal syncs an entry's `acked` record while the next entry's commit syncs (or
+when it settles), so it adds no wait of its own between an input and its acknowledgement
+(docs/faults.md, defect 4, says what that gives up).
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class MarkFile:
         created = not self.path.exists()
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         self.marks = _decode(os.pread(self._fd, RECORD_BYTES, 0))
+        self.unsynced = False  # an `acked` record written but not yet synced
         if created:  # the record's place on disk and the file's name, made durable once
             self.write(self.marks, sync=True)
             _sync_directory(self.path.parent)
@@ -84,10 +87,21 @@ class MarkFile:
         os.pwrite(self._fd, _encode(marks), 0)
         if sync:
             os.fdatasync(self._fd)
+            self.unsynced = False
         self.marks = marks
 
     def acked(self, mark: Mark) -> None:
-        self.write(Marks(mark, self.marks.announced), sync=True)
+        """Written, not waited for: the record reaches the disk with the next commit's `sync` (in
+        parallel with it) or when the box settles. Written only after the entry's commit is
+        durable, so the mark on disk never runs ahead of the journal."""
+        self.write(Marks(mark, self.marks.announced), sync=False)
+        self.unsynced = True
+
+    def sync(self) -> None:
+        """Make the record on the storage what `marks` says (a no-op if it already is)."""
+        if self.unsynced and self._fd >= 0:
+            os.fdatasync(self._fd)
+            self.unsynced = False
 
     def announced(self, mark: Mark) -> None:
         # Not synced: after a power cut a stale mark only makes the box repeat a result it said.
@@ -95,6 +109,7 @@ class MarkFile:
 
     def close(self) -> None:
         if self._fd >= 0:
+            self.sync()
             os.close(self._fd)
             self._fd = -1
 

@@ -1,0 +1,48 @@
+"""The `acked` mark (device/box/marks.py): written after each commit, never ahead of the journal,
+and synced while the next commit syncs or when the journal settles, not as a second wait between
+an input and its answer (issue 12 defect 4, issue 11 latency)."""
+
+import os
+
+from device.box import marks as marks_module
+from device.box.journal import Journal, journal_path
+from device.box.marks import RECORD_BYTES, _decode
+from games.core import Press
+
+
+def test_the_acked_mark_is_synced_beside_the_next_commit_and_when_settled(tmp_path, monkeypatch):
+    journal = Journal(journal_path(tmp_path))
+    game = journal.begin_game("dog", {})
+    synced: list[int | None] = []  # the acked entry the record named at each sync
+    real = os.fdatasync
+
+    def fdatasync(fd):
+        real(fd)
+        acked = _decode(os.pread(fd, RECORD_BYTES, 0)).acked
+        synced.append(acked.seq if acked else None)
+
+    monkeypatch.setattr(marks_module.os, "fdatasync", fdatasync)
+    on_disk = []
+    for _ in range(3):
+        seq = journal.append(game, "input", Press("ok"), {})
+        with open(journal.marks.path, "rb") as f:  # what the file holds when the box answers
+            on_disk.append(_decode(f.read(RECORD_BYTES)).acked.seq)
+        assert journal.marks.unsynced
+    assert on_disk == [1, 2, 3]  # written after each commit: never ahead, never behind
+    assert synced == [1, 2]  # entry N's record synced during entry N+1's commit, none for 3 yet
+    journal.settle()
+    assert synced == [1, 2, 3] and not journal.marks.unsynced
+    journal.settle()  # nothing new: no sync
+    assert synced == [1, 2, 3]
+    journal.close()
+
+
+def test_a_clean_close_syncs_the_last_mark(tmp_path, monkeypatch):
+    journal = Journal(journal_path(tmp_path))
+    game = journal.begin_game("dog", {})
+    journal.append(game, "input", Press("ok"), {})
+    calls = []
+    real = os.fdatasync
+    monkeypatch.setattr(marks_module.os, "fdatasync", lambda fd: (calls.append(fd), real(fd)))
+    journal.close()
+    assert len(calls) == 1
