@@ -24,7 +24,7 @@ def test_the_acked_mark_is_synced_beside_the_next_commit_and_when_settled(tmp_pa
     monkeypatch.setattr(marks_module.os, "fdatasync", fdatasync)
     on_disk = []
     for _ in range(3):
-        seq = journal.append(game, "input", Press("ok"), {})
+        journal.append(game, "input", Press("ok"), {})
         with open(journal.marks.path, "rb") as f:  # what the file holds when the box answers
             on_disk.append(_decode(f.read(RECORD_BYTES)).acked.seq)
         assert journal.marks.unsynced
