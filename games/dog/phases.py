@@ -38,8 +38,6 @@ from games.dog.state import (
     FIRE,
     HANDS,
     LOG,
-    LOG_KEPT,
-    LOG_LINES,
     MEAT,
     MUST_ROLL,
     NO_STICKS,
@@ -59,6 +57,7 @@ from games.dog.state import (
     Sticks,
     add,
     evolve,
+    log_line,
     logged,
     remade,
     sub,
@@ -288,9 +287,8 @@ def exchange(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     held[i] = add(held[i], d)
     line = EXCHANGED[s.teams[i]][name]
     fields = [*s]
-    log = s.log
     fields[HANDS], fields[BONFIRE_AT] = tuple(held), sub(s.bonfire, d)
-    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005 - see take
+    fields[LOG] = log_line(s.log, line)
     j = (i + 1) % len(held)  # the next player, unless knocked out
     return turn_of(fields, j if s.faints[j] < 3 else next_active(s, i)), [line]
 
@@ -444,8 +442,7 @@ def rolled_row(s: DogState, row: RollRow) -> tuple[DogState, list[Effect]]:
             return _new(DogState, fields), effects
         fields[PHASE] = VICTIM
         fields[MUST_ROLL] = False
-        log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
-        fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
+        fields[LOG] = log_line(s.log, line)
         return _new(DogState, fields), effects
     return incident(s, kind, effects, line, roll, n)
 
@@ -537,17 +534,11 @@ def take(s: DogState, name: str) -> tuple[DogState, list[Effect]]:
     fields = [*s]  # the new state's fields, set one by one (cheaper than update(**))
     fields[HANDS] = tuple(held)
     fields[BONFIRE_AT] = bonfire
-    log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
-    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
+    fields[LOG] = log_line(s.log, line)
     if not bonfire[MEAT] or not bonfire[CHARCOAL]:
         return round_end(remade(fields), [line])
     j = (i + 1) % len(held)  # the next player, unless knocked out
-    fields[PHASE] = TURN
-    fields[CURRENT] = j if s.faints[j] < 3 else next_active(s, i)
-    fields[MUST_ROLL] = False
-    fields[OFFERS] = ()
-    fields[PICK] = 0
-    return _new(DogState, fields), [line]
+    return turn_of(fields, j if s.faints[j] < 3 else next_active(s, i)), [line]
 
 
 # team -> take -> its line, made once
@@ -662,15 +653,9 @@ def steal(s: DogState, colour: str, victim: int | None = None) -> tuple[DogState
     fields = [*s]
     fields[HANDS] = tuple(hands)
     fields[VICTIM_AT] = -1
-    log = s.log  # copied once (see LOG_KEPT), by concatenation: half the cost of unpacking
-    fields[LOG] = log + (line,) if len(log) < LOG_KEPT else log[1 - LOG_LINES:] + (line,)  # noqa: RUF005
+    fields[LOG] = log_line(s.log, line)
     j = (i + 1) % len(hands)  # the next player, unless knocked out
-    fields[PHASE] = TURN
-    fields[CURRENT] = j if s.faints[j] < 3 else next_active(s, i)
-    fields[MUST_ROLL] = False
-    fields[OFFERS] = ()
-    fields[PICK] = 0
-    return _new(DogState, fields), [line]
+    return turn_of(fields, j if s.faints[j] < 3 else next_active(s, i)), [line]
 
 
 # --- turns, rounds and the end --------------------------------------------------------------
@@ -721,13 +706,8 @@ def round_end(s: DogState, effects: list[Effect]) -> tuple[DogState, list[Effect
     lines.append(begins)
     fields[LOG] = logged(s.log, lines)
     fields[ROUND] = s.round + 1
-    fields[PHASE] = TURN
-    fields[CURRENT] = current
-    fields[MUST_ROLL] = False
-    fields[OFFERS] = ()
-    fields[PICK] = 0
     effects.append(begins)
-    return _new(DogState, fields), effects
+    return turn_of(fields, current), effects
 
 
 @lru_cache(maxsize=1024)
