@@ -51,3 +51,17 @@ def plural_key(texts: Mapping[str, str], key: str, params: Mapping[str, Any]) ->
         if form in texts:
             return form
     return key
+
+
+class _Lenient(dict[str, Any]):
+    """Parameters for a template: one the template names but the caller did not give stays
+    visible as `{name}`, so a missing value is seen, never a crash."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def fill(template: str, params: Mapping[str, Any]) -> str:
+    """A catalogue template with its parameters, by str.format's own parser (no Python-level
+    parsing per line: Dog re-renders its log on every view)."""
+    return template.format_map(_Lenient(params))

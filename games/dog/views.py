@@ -8,7 +8,7 @@ from typing import Any
 
 from games import widgets
 from games.core import GameInfo, Say
-from games.data import messages
+from games.data import fill, messages
 from games.dog.data import CSS_COLOURS
 from games.dog.state import CHARCOAL, FIRE, LOG_LINES, MEAT, OVER, DogState
 
@@ -18,17 +18,12 @@ def _texts() -> dict[str, str]:
     return messages("games.dog")
 
 
-class _Lenient(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
 def words(line: Say) -> str:
     """A log line in the catalogue's words (a parameter that is a key is said in its words)."""
     texts = _texts()
     template = texts.get(line.key, line.key.replace("_", " "))
     params = {k: texts.get(v, v) if isinstance(v, str) else v for k, v in line.params.items()}
-    return template.format_map(_Lenient(params))  # str.format's own parser: no Python-level parsing per line
+    return fill(template, params)
 
 
 def public_view(s: DogState, info: GameInfo) -> dict[str, Any]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import string
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from games.core import TEAM_COLOURS, Press, Prompt, Say, Scan
-from games.data import messages
+from games.data import fill, messages
 from games.whales.cards import catalogue
 
 SCANS: dict[str, Scan] = {card: Scan(card) for card in catalogue()}
@@ -38,18 +37,13 @@ def listing(prefix: str, items: Sequence[str], **extra: object) -> Say:
     return Say(f"{prefix}_{min(len(items), 6)}", params)
 
 
-class _Lenient(dict[str, object]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
 def render(words: Say) -> str:
     """The English words of an announcement, for the public log (a string parameter that is a
     message key, e.g. a team colour, is spoken in the catalogue's words)."""
     texts = catalogue_words()
     template = texts.get(words.key, words.key.replace("_", " "))
     params = {k: texts.get(v, v) if isinstance(v, str) else v for k, v in words.params.items()}
-    return string.Formatter().vformat(template, (), _Lenient(params))
+    return fill(template, params)
 
 
 @cache

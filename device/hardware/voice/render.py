@@ -5,11 +5,10 @@ from __future__ import annotations
 import tomllib
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from games.core import Say
+from games.data import fill, plural_key
 from games.data import messages as game_messages
-from games.data import plural_key
 
 BOX_CATALOGUE_DIR = Path(__file__).resolve().parents[2] / "box"
 
@@ -31,11 +30,6 @@ def catalogue(game_id: str | None, language: str = "en") -> dict[str, str]:
     return merged
 
 
-class _Lenient(dict[str, Any]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
-
-
 def render(effect: Say, game_id: str | None, language: str = "en") -> str:
     """The words for one announcement. A string parameter that is itself a message key is spoken
     in the catalogue's words (so rules say `a="meat"` and the catalogue decides how meat sounds).
@@ -50,4 +44,4 @@ def render(effect: Say, game_id: str | None, language: str = "en") -> str:
         name: texts.get(value, value) if isinstance(value, str) else value
         for name, value in effect.params.items()
     }
-    return template.format_map(_Lenient(params))  # str.format's own parser: no Python-level parsing per line
+    return fill(template, params)
