@@ -10,7 +10,14 @@ from games import widgets
 from games.core import GameInfo, Say
 from games.data import fill, messages
 from games.dog.data import CSS_COLOURS
-from games.dog.state import CHARCOAL, FIRE, LOG_LINES, MEAT, OVER, DogState
+from games.dog.state import CHARCOAL, FIRE, LOG_KEPT, LOG_LINES, MEAT, OVER, DogState
+
+# Every view shows the last LOG_LINES lines of the log and a new state shares the old one's line
+# objects, so a line's words are kept by identity and most views render one new line, not thirty.
+# The entry holds the line itself, so its id cannot be reused while the entry lives; the whole
+# cache goes when full (bounded: a view needs LOG_KEPT lines at most).
+_SAID_MAX = 4 * LOG_KEPT
+_said: dict[int, tuple[Say, str]] = {}
 
 
 @cache
@@ -24,6 +31,18 @@ def words(line: Say) -> str:
     template = texts.get(line.key, line.key.replace("_", " "))
     params = {k: texts.get(v, v) if isinstance(v, str) else v for k, v in line.params.items()}
     return fill(template, params)
+
+
+def said(line: Say) -> str:
+    """`words(line)`, remembered for this very line object (a Say never changes)."""
+    hit = _said.get(id(line))
+    if hit is not None and hit[0] is line:
+        return hit[1]
+    text = words(line)
+    if len(_said) >= _SAID_MAX:
+        _said.clear()
+    _said[id(line)] = (line, text)
+    return text
 
 
 def public_view(s: DogState, info: GameInfo) -> dict[str, Any]:
@@ -49,10 +68,10 @@ def public_view(s: DogState, info: GameInfo) -> dict[str, Any]:
                                      widgets.counter("dogs in the pack", s.pack),
                                      widgets.counter("round", f"{s.round} of {s.rounds}")]),
         widgets.teams("Players", rows),
-        widgets.log("Events", [words(line) for line in s.log[-LOG_LINES:]]),
+        widgets.log("Events", [said(line) for line in s.log[-LOG_LINES:]]),
     ]
     if s.phase == OVER:
-        shown.insert(0, widgets.banner("Result", words(s.log[-1]) if s.log else "The game is over."))
+        shown.insert(0, widgets.banner("Result", said(s.log[-1]) if s.log else "The game is over."))
     return widgets.view(
         info.id, info.title, s.phase, shown,
         round=s.round if playing else None,
