@@ -95,6 +95,9 @@ class Journal:
         self._open()
         self._unsettled = 0  # commits since the WAL was last folded in
         self._last: tuple[int, int] | None = None  # (game, its last seq): the one writer's own count
+        # the last append's wait for the disk (commit and mark, seconds) and when it ended
+        # (perf_counter): the service's running estimate (device/box/meanwhile.py, Pace) reads it
+        self.last_sync = (0.0, 0.0)
         self.marks: MarkFile | None = MarkFile(marks_path(self.path))
         self.lost_entries = self._compare_marks()
 
@@ -172,6 +175,7 @@ class Journal:
         journal.marks = None
         journal.lost_entries = 0
         journal._last = None
+        journal.last_sync = (0.0, 0.0)
         try:
             journal.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             tables = {r[0] for r in journal.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -264,7 +268,8 @@ class Journal:
         """Commit one entry durably and return its sequence number. With `end`, the game's end
         is recorded in the same commit: a kill can never leave a finished game marked open.
         `meanwhile` is called once the entry is written, just before the commit that syncs it:
-        the caller may start work on another thread that the disk's wait then hides."""
+        the caller may start work on another thread that the disk's wait then hides. `last_sync`
+        then says how long the commit took from there."""
         mark_synced: Future[None] | None = None
         try:
             with self.conn:
@@ -290,12 +295,15 @@ class Journal:
                 marks = self._mark_file()
                 if marks.unsynced:  # the previous entry's mark: synced while this commit syncs
                     mark_synced = MARK_SYNC.submit(marks.sync)
+                syncing = time.perf_counter()
         except BaseException:
             self._last = None  # whatever happened, the next count comes from the file
             raise
         finally:
             if mark_synced is not None:
                 mark_synced.result()
+        synced = time.perf_counter()
+        self.last_sync = (synced - syncing, synced)
         self._last = (game_id, seq)
         self._committed()
         self._mark_file().acked(Mark(game_id, seq))

@@ -6,6 +6,12 @@ so the service hands that work here just before the commit and picks it up after
 made while the disk syncs, and nothing leaves the box before the commit is durable (the service
 delivers only after `append` has returned). One daemon thread per process; a forked child makes
 its own (the crash bench forks boxes).
+
+The hand-off is not free (waking the helper, passing the interpreter's lock back and forth: ~0.1 ms
+on the development machine when other threads are busy), and it hides nothing when the commit is
+quick (tmpfs, a disk with a write cache). `Pace` keeps a running estimate of how long a commit
+waits on the disk and of how long the work takes, and the service hands the work over only while
+the wait is the longer of the two; otherwise it does the work itself right after the commit.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -51,3 +58,50 @@ class Meanwhile:
 
 
 MEANWHILE = Meanwhile()
+
+WEIGHT = 0.25  # of each new sample in the running estimates
+PROBE_EVERY = 16  # threaded inputs that said nothing of the disk before one is done inline to look
+DISK_LAST_SECONDS = 100e-6  # the commit came back this long after the helper finished: the disk was last
+
+
+@dataclass
+class Pace:
+    """Whether to hand the next input's work to the helper: yes while a commit's wait on the disk
+    (`wait`, seconds, a running estimate) is longer than the work (`work`, the CPU seconds it takes).
+    Inline, a commit's time is the disk's alone; with the helper it is the longer of the disk and
+    the helper, so it tells about the disk only when the commit came back clearly after the helper
+    had finished. When the helper keeps finishing last (the disk may have become quick), every
+    PROBE_EVERY-th input is done inline to look. On a slow disk (an SD card) the commit comes back
+    last, so the box never probes there and the helper stays in use."""
+
+    wait: float | None = None
+    work: float | None = None
+    helper: bool = True
+    unknown: int = 0  # threaded inputs in a row whose commit did not tell the disk's time
+
+    def use_helper(self) -> bool:
+        return self.helper and self.unknown < PROBE_EVERY
+
+    def inline(self, wait: float, work: float) -> None:
+        """An input done without the helper: `wait` is the disk's time alone."""
+        self.unknown = 0
+        self._note(wait, work)
+
+    def threaded(self, wait: float, work: float, after_helper: float) -> None:
+        """An input done with the helper; the commit returned `after_helper` seconds after the
+        helper finished (negative: before)."""
+        if after_helper > DISK_LAST_SECONDS:
+            self.unknown = 0
+            self._note(wait, work)
+        else:
+            self.unknown += 1
+            self.work = _mean(self.work, work)
+
+    def _note(self, wait: float, work: float) -> None:
+        self.wait, self.work = _mean(self.wait, wait), _mean(self.work, work)
+        # a margin each way, so a disk as quick as the work does not flip the choice every input
+        self.helper = self.wait > (0.75 if self.helper else 1.0) * self.work
+
+
+def _mean(estimate: float | None, sample: float) -> float:
+    return sample if estimate is None else estimate + WEIGHT * (sample - estimate)

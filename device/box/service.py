@@ -15,6 +15,7 @@ import contextlib
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field, replace
@@ -51,7 +52,7 @@ from device.box.jobs import (
     UndoJob,
 )
 from device.box.journal import UNSETTLED_MAX, GameRecord, Journal, JournalError
-from device.box.meanwhile import MEANWHILE
+from device.box.meanwhile import MEANWHILE, Pace
 from device.box.narration import Event, Narrator, describe_undone, refused_kind
 from device.box.recovery import replay_record, result_of
 from device.box.secrecy import refusal_reveals
@@ -96,6 +97,7 @@ class Update:
 # what the helper makes while an input's commit syncs: events, public view, team views, and the
 # public view encoded for the update that will carry it (its seq, its JSON)
 Shown = tuple[list[Event], dict[str, Any], dict[str, dict[str, Any]], tuple[int, bytes]]
+Timed = tuple[Shown, float, float]  # and the CPU seconds it took, and when it was done (perf_counter)
 
 
 class Outlet(Protocol):
@@ -143,6 +145,7 @@ class Service:
         self.campaigns = campaigns or Campaigns(journal.path.parent)  # beside the journal
         self._answering = False  # a command is being handled (its refusals are guarded)
         self._command_input: Input | None = None
+        self.pace = Pace()  # whether an input's views are made while its commit syncs
 
     @property
     def language(self) -> str:
@@ -371,13 +374,14 @@ class Service:
         # Apply on a copy first, so the game's end (if this input ends it) is journaled in the
         # same commit as the input: no kill can leave a finished game marked open.
         trial = replace(session, undo_stack=list(session.undo_stack))
-        shown: Future[Shown] | None = None
+        shown: Future[Timed] | None = None
         memory = self.narrator.memory()
+        helper = self.pace.use_helper()
 
         def prepare() -> None:  # while the commit syncs: what the table will see (device/box/meanwhile.py)
             nonlocal shown
-            if trial.over is None:  # a game's end changes more than the views: shown after the commit
-                shown = MEANWHILE.submit(lambda: self._prepare(trial, effects))
+            if trial.over is None and helper:  # a game's end changes more than the views: after the commit
+                shown = MEANWHILE.submit(lambda: self._timed_prepare(trial, effects))
 
         try:
             effects = trial.submit(inp, outcomes, self.journal.next_seq(record.id))
@@ -389,15 +393,26 @@ class Service:
                 self.narrator.recall(memory)
             return self._journal_failed(exc)
         self.session = session = trial
+        synced, synced_at = self.journal.last_sync
         if shown is not None:
-            events, public, teams, encoded = shown.result()
+            (events, public, teams, encoded), work, done_at = shown.result()
+            self.pace.threaded(synced, work, synced_at - done_at)
+            self._hand_out(events, public, teams, effects, encoded)
+        elif session.over is None:  # the disk is quicker than the hand-off: made here, after the commit
+            (events, public, teams, encoded), work, _ = self._timed_prepare(session, effects)
+            self.pace.inline(synced, work)
             self._hand_out(events, public, teams, effects, encoded)
         else:
-            if session.over is not None:
-                self._finish(session)  # so the prompt said next is the idle one
+            self._finish(session)  # so the prompt said next is the idle one
             self._emit([e for e in effects if isinstance(e, Say)], effects)
         self.journal.mark_announced(record.id, seq)
         return {"status": "ok", "seq": seq}
+
+    def _timed_prepare(self, running: Session, effects: list[Effect]) -> Timed:
+        """`_prepare`, with the CPU time it took and when it finished (for the pace)."""
+        started = time.thread_time()
+        shown = self._prepare(running, effects)
+        return shown, time.thread_time() - started, time.perf_counter()
 
     def _prepare(self, running: Session, effects: list[Effect]) -> Shown:
         """Events, public view and team views for `running` as the game in progress (what

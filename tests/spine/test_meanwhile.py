@@ -4,11 +4,13 @@ whose commit fails must leave no trace of it (no update, no narration remembered
 
 import random
 import sqlite3
+import time
 
 import pytest
 
 from device.box import views
 from device.box.jobs import InputJob, PressJob
+from device.box.meanwhile import MEANWHILE, PROBE_EVERY, Pace
 from device.simulation.testing import make_box
 from games.core import Press
 from games.registry import load_game
@@ -73,3 +75,94 @@ def test_a_failed_commit_shows_nothing_of_its_input_and_repeat_says_the_old_word
     assert all(u.public_json is None for u in new)
     assert box.service.last_spoken == spoken_before
     assert box.session is session  # the rules' state is the one before the input
+
+
+# --- the pace: the helper only while the disk's wait is longer than the work ---------------------
+
+
+def test_the_pace_starts_with_the_helper_and_leaves_it_for_a_quick_disk():
+    pace = Pace()
+    assert pace.use_helper()
+    for _ in range(5):
+        pace.inline(wait=0.00002, work=0.0002)  # tmpfs: the commit is 10x quicker than the work
+    assert not pace.use_helper()
+
+
+def test_a_slow_disk_brings_the_helper_back_at_once():
+    pace = Pace()
+    pace.inline(wait=0.00002, work=0.0002)
+    assert not pace.use_helper()
+    pace.inline(wait=0.005, work=0.0002)  # one SD-card commit: 5 ms
+    assert pace.use_helper()
+
+
+def test_while_the_helper_finishes_last_the_pace_looks_at_the_disk_every_probe_every_inputs():
+    pace = Pace()
+    used = []
+    for _ in range(3 * (PROBE_EVERY + 1)):
+        use = pace.use_helper()
+        used.append(use)
+        if use:  # the commit came back right after the helper: nothing learnt about the disk
+            pace.threaded(wait=0.0002, work=0.0002, after_helper=0.00001)
+        else:
+            pace.inline(wait=0.0002, work=0.0002)  # the probe: the disk takes as long as the work
+    assert used.count(False) == 3  # one probe every PROBE_EVERY + 1 inputs, the helper kept
+    assert used[PROBE_EVERY] is False and all(used[:PROBE_EVERY])
+
+
+def test_on_a_slow_disk_the_pace_never_probes():
+    pace = Pace()
+    for _ in range(10 * PROBE_EVERY):
+        assert pace.use_helper()
+        pace.threaded(wait=0.004, work=0.0005, after_helper=0.0035)  # the disk came back last
+
+
+def test_a_disk_as_quick_as_the_work_does_not_flip_the_choice_every_input():
+    on, off = Pace(), Pace()
+    off.inline(wait=0.0, work=0.001)
+    assert on.use_helper() and not off.use_helper()
+    for _ in range(50):
+        on.inline(wait=0.0009, work=0.001)
+        off.inline(wait=0.0009, work=0.001)
+    assert on.use_helper() and not off.use_helper()
+
+
+def _count_helper_jobs(monkeypatch) -> list[int]:
+    jobs: list[int] = []
+    submit = MEANWHILE.submit
+
+    def counted(fn):
+        jobs.append(1)
+        return submit(fn)
+
+    monkeypatch.setattr(MEANWHILE, "submit", counted)
+    return jobs
+
+
+def test_with_a_slow_disk_the_helper_makes_the_views_while_it_syncs(box, monkeypatch):
+    sync = box.journal.marks.sync
+
+    def slow_sync():  # the mark's fdatasync, waited for inside the commit: a 5 ms disk
+        time.sleep(0.005)
+        sync()
+
+    monkeypatch.setattr(box.journal.marks, "sync", slow_sync)
+    jobs = _count_helper_jobs(monkeypatch)
+    _play(box, 60)
+    assert box.service.pace.use_helper()
+    assert len(jobs) >= 55  # every input but the game's ends
+
+
+def test_with_an_instant_disk_the_service_makes_the_views_itself(box, monkeypatch):
+    append = box.journal.append
+
+    def instant(*args, **kwargs):
+        seq = append(*args, **kwargs)
+        box.journal.last_sync = (0.0, time.perf_counter())  # as if the commit had not waited at all
+        return seq
+
+    monkeypatch.setattr(box.journal, "append", instant)
+    jobs = _count_helper_jobs(monkeypatch)
+    _play(box, 150)  # the updates made inline are still the service's views, byte for byte
+    assert not box.service.pace.use_helper()
+    assert len(jobs) <= PROBE_EVERY + 1
