@@ -19,9 +19,10 @@ from __future__ import annotations
 import os
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -59,25 +60,32 @@ class Meanwhile:
 
 MEANWHILE = Meanwhile()
 
-WEIGHT = 0.25  # of each new sample in the running estimates
+WEIGHT = 0.25  # of each new sample in the running estimate of the work
+WINDOW = 9  # the disk's last waits kept: their median decides, so one stall (a busy moment) does not
 PROBE_EVERY = 16  # threaded inputs that said nothing of the disk before one is done inline to look
-DISK_LAST_SECONDS = 100e-6  # the commit came back this long after the helper finished: the disk was last
+DISK_LAST_SECONDS = 100e-6  # the commit came back within this after the helper finished: it waited for it
 
 
 @dataclass
 class Pace:
     """Whether to hand the next input's work to the helper: yes while a commit's wait on the disk
-    (`wait`, seconds, a running estimate) is longer than the work (`work`, the CPU seconds it takes).
-    Inline, a commit's time is the disk's alone; with the helper it is the longer of the disk and
-    the helper, so it tells about the disk only when the commit came back clearly after the helper
-    had finished. When the helper keeps finishing last (the disk may have become quick), every
-    PROBE_EVERY-th input is done inline to look. On a slow disk (an SD card) the commit comes back
-    last, so the box never probes there and the helper stays in use."""
+    (the median of the last WINDOW waits, seconds) is longer than the work (a running estimate of
+    the CPU seconds it takes). Inline, a commit's wait is the disk's alone. With the helper it is
+    the disk's too, unless the commit came back just after the helper finished: then the service
+    waited for the helper (for Python's lock) and the disk may have been quicker; such a wait says
+    nothing, and when the helper keeps finishing just before, every PROBE_EVERY-th input is done
+    inline to look. On a slow disk (an SD card) the commit comes back last, so the box never probes
+    there and the helper stays in use."""
 
-    wait: float | None = None
     work: float | None = None
     helper: bool = True
     unknown: int = 0  # threaded inputs in a row whose commit did not tell the disk's time
+    waits: deque[float] = field(default_factory=lambda: deque(maxlen=WINDOW))
+
+    @property
+    def wait(self) -> float | None:
+        """The median of the last waits (the upper one of an even count), None before any."""
+        return sorted(self.waits)[len(self.waits) // 2] if self.waits else None
 
     def use_helper(self) -> bool:
         return self.helper and self.unknown < PROBE_EVERY
@@ -89,18 +97,20 @@ class Pace:
 
     def threaded(self, wait: float, work: float, after_helper: float) -> None:
         """An input done with the helper; the commit returned `after_helper` seconds after the
-        helper finished (negative: before)."""
-        if after_helper > DISK_LAST_SECONDS:
-            self.unknown = 0
-            self._note(wait, work)
-        else:
+        helper finished (negative: before it had)."""
+        if 0 <= after_helper <= DISK_LAST_SECONDS:
             self.unknown += 1
             self.work = _mean(self.work, work)
+        else:
+            self.unknown = 0
+            self._note(wait, work)
 
     def _note(self, wait: float, work: float) -> None:
-        self.wait, self.work = _mean(self.wait, wait), _mean(self.work, work)
+        self.waits.append(wait)
+        self.work = _mean(self.work, work)
+        median = sorted(self.waits)[len(self.waits) // 2]
         # a margin each way, so a disk as quick as the work does not flip the choice every input
-        self.helper = self.wait > (0.75 if self.helper else 1.0) * self.work
+        self.helper = median > (0.75 if self.helper else 1.0) * self.work
 
 
 def _mean(estimate: float | None, sample: float) -> float:

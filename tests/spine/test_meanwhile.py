@@ -10,7 +10,7 @@ import pytest
 
 from device.box import views
 from device.box.jobs import InputJob, PressJob
-from device.box.meanwhile import MEANWHILE, PROBE_EVERY, Pace
+from device.box.meanwhile import MEANWHILE, PROBE_EVERY, WINDOW, Pace
 from device.simulation.testing import make_box
 from games.core import Press
 from games.registry import load_game
@@ -43,7 +43,8 @@ def _play(box, inputs: int, seed: int = 3) -> None:
             assert update.public_json == views.public_json(update.seq, update.public)
 
 
-def test_updates_made_while_the_disk_syncs_are_the_service_views(box):
+def test_updates_made_while_the_disk_syncs_are_the_service_views(box, monkeypatch):
+    monkeypatch.setattr(Pace, "use_helper", lambda self: True)  # whatever the disk's pace
     _play(box, 150)
     prepared = [u for u in box.recorder.updates if u.public_json is not None]
     assert len(prepared) > 100  # the helper made nearly every input's update
@@ -88,12 +89,22 @@ def test_the_pace_starts_with_the_helper_and_leaves_it_for_a_quick_disk():
     assert not pace.use_helper()
 
 
-def test_a_slow_disk_brings_the_helper_back_at_once():
+def test_a_slow_disk_brings_the_helper_back_and_one_stall_does_not():
     pace = Pace()
-    pace.inline(wait=0.00002, work=0.0002)
+    for _ in range(WINDOW):
+        pace.inline(wait=0.00002, work=0.0002)
+    pace.inline(wait=0.005, work=0.0002)  # one stall (another process had the disk or the CPU)
     assert not pace.use_helper()
-    pace.inline(wait=0.005, work=0.0002)  # one SD-card commit: 5 ms
+    for _ in range(WINDOW // 2):  # an SD card: 5 ms a commit
+        pace.inline(wait=0.005, work=0.0002)
     assert pace.use_helper()
+
+
+def test_a_commit_back_before_the_helper_finished_tells_the_disks_time():
+    pace = Pace()
+    for _ in range(WINDOW):
+        pace.threaded(wait=0.00002, work=0.0002, after_helper=-0.00015)
+    assert not pace.use_helper() and pace.unknown == 0
 
 
 def test_while_the_helper_finishes_last_the_pace_looks_at_the_disk_every_probe_every_inputs():
