@@ -399,25 +399,27 @@ class Service:
             self.pace.threaded(synced, work, synced_at - done_at)
             self._hand_out(events, public, teams, effects, encoded)
         elif session.over is None:  # the disk is quicker than the hand-off: made here, after the commit
-            (events, public, teams, encoded), work, _ = self._timed_prepare(session, effects)
+            (events, public, teams, _), work, _ = self._timed_prepare(session, effects, encode=False)
             self.pace.inline(synced, work)
-            self._hand_out(events, public, teams, effects, encoded)
+            self._hand_out(events, public, teams, effects)  # the state's JSON: by the MQTT outlet, as ever
         else:
             self._finish(session)  # so the prompt said next is the idle one
             self._emit([e for e in effects if isinstance(e, Say)], effects)
         self.journal.mark_announced(record.id, seq)
         return {"status": "ok", "seq": seq}
 
-    def _timed_prepare(self, running: Session, effects: list[Effect]) -> Timed:
+    def _timed_prepare(self, running: Session, effects: list[Effect], encode: bool = True) -> Timed:
         """`_prepare`, with the CPU time it took and when it finished (for the pace)."""
         started = time.thread_time()
-        shown = self._prepare(running, effects)
+        shown = self._prepare(running, effects, encode)
         return shown, time.thread_time() - started, time.perf_counter()
 
-    def _prepare(self, running: Session, effects: list[Effect]) -> Shown:
+    def _prepare(self, running: Session, effects: list[Effect], encode: bool = True) -> Shown:
         """Events, public view and team views for `running` as the game in progress (what
         `_emit` would deliver once `self.session` is `running`), made without touching the
-        service's own fields, on the helper thread."""
+        service's own fields, on the helper thread. With `encode`, also the public view's JSON
+        (for the helper, which has the disk's wait to hide it in; without, the seq is 0 and the
+        JSON empty: the MQTT outlet encodes the view itself, after the update is handed out)."""
         prompt = running.prompt()
         ask = prompt.ask if prompt is not None else self._idle_words()[0]
         game_id = running.game.info.id
@@ -426,7 +428,8 @@ class Service:
                                    prompt=prompt, ask_key=ask.key, ask_text=self.narrator.render(ask, game_id),
                                    last_result=self.last_result)
         seq = self._updates + 1  # the service thread hands nothing out while it waits for the disk
-        return events, public, views.team_views(running), (seq, views.public_json(seq, public))
+        encoded = (seq, views.public_json(seq, public)) if encode else (0, b"")
+        return events, public, views.team_views(running), encoded
 
     def _finish(self, session: Session) -> None:
         """The game's end is already journaled (with its final input): show the idle prompt."""
