@@ -11,6 +11,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -269,12 +270,7 @@ class Journal:
         `meanwhile` is called once the entry is written, just before the commit that syncs it:
         the caller may start work on another thread that the disk's wait then hides. `last_sync`
         then says how long the commit took from there."""
-        marks = self._mark_file()
-        # The previous entry's `acked` mark syncs on its own thread while this entry is written and
-        # committed. Handed over first, before the helper is given the views (`meanwhile`): a
-        # thread waiting for Python's lock gets it only when the holder waits, so handed over
-        # after, the mark's sync started only once the views were made (~0.3 ms later).
-        mark_synced = MARK_SYNC.submit(marks.sync) if marks.unsynced else None
+        mark_synced: Future[None] | None = None
         try:
             with self.conn:
                 self.conn.execute("BEGIN IMMEDIATE")
@@ -296,6 +292,9 @@ class Journal:
                                       (at, json.dumps(end), game_id))
                 if meanwhile is not None:
                     meanwhile()
+                marks = self._mark_file()
+                if marks.unsynced:  # the previous entry's mark: synced while this commit syncs
+                    mark_synced = MARK_SYNC.submit(marks.sync)
                 syncing = time.perf_counter()
         except BaseException:
             self._last = None  # whatever happened, the next count comes from the file
@@ -307,7 +306,7 @@ class Journal:
         self.last_sync = (synced - syncing, synced)
         self._last = (game_id, seq)
         self._committed()
-        marks.acked(Mark(game_id, seq))
+        self._mark_file().acked(Mark(game_id, seq))
         return seq
 
     def mark_announced(self, game_id: int, seq: int) -> None:
