@@ -271,8 +271,8 @@ def _sequence_task(
 
 def _baseline_task(world: str, data_dir: str, seed_base: int, count: int) -> dict[str, Any]:
     """The per-card baseline's CPU ms on the first frames of the first holds, in a worker (it costs
-    1-3 s a frame: run alone after the workers, it held one core for 15-25 s per world while the
-    other idled). This thread's CPU time, like the identifier's figures it is compared with."""
+    0.5-2.4 s a frame: run alone after the workers, it held one core for 5-25 s per world while
+    the other idled). This thread's CPU time, like the identifier's figures it is compared with."""
     w = WORLDS[world]
     base = BaselineIdentifier(load(Path(data_dir), w.deck))
     cpu = []
