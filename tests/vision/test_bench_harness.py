@@ -129,3 +129,13 @@ def test_the_summary_holds_every_figure_the_issue_asks_for() -> None:
     assert own["frames_to_decision_median"] == 3.0 and own["ms_p95_all"] == 24.0  # CPU ms, not wall
     assert own["wall_ms"]["p95_all"] == 25.0
     assert s["bench_seconds"] == 400 and s["gap_own_minus_held_out"] == {"x": 0.0}
+
+
+def test_the_baseline_runs_first_in_a_worker_on_the_holds_first_frames(small_store: Path) -> None:
+    """The baseline (1-3 s a frame) is the first chunk of a world, not a tail the parent runs alone."""
+    sizes = bench.Sizes(sequences=3, negatives=4, singles=3, single_negatives=4, baseline_frames=2)
+    fn, args = bench._WorldRun("own", Path("/nonexistent"), sizes, 0).accuracy_tasks()[0]
+    assert fn is bench._baseline_task and args == ("own", "/nonexistent/own/data", 0, 2)
+    bench._worker_init()
+    got = bench._baseline_task("own", str(small_store), 0, 2)
+    assert len(got["baseline_cpu_ms"]) == 2 and all(ms > 0 for ms in got["baseline_cpu_ms"])

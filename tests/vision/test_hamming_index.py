@@ -60,3 +60,43 @@ def test_correlation_ignores_colour_cast_and_trims_occluders() -> None:
     plain, trimmed = correlate(occluded, ref[None])[0], correlate(occluded, ref[None], trim=0.25)[0]
     assert trimmed > plain and trimmed > 0.95
     assert correlate(occluded, other[None], trim=0.25)[0] < 0.3
+
+
+def test_keys_are_the_sampled_bits_in_blocks_of_any_size() -> None:
+    """The keys come from one blocked matrix product; they must equal the definition (bit b of a
+    table's sample weighs 2**b) for any number of queries, a block's edge included."""
+    rng = np.random.default_rng(4)
+    refs = rng.integers(0, 256, (300, 32), dtype=np.uint8)
+    index = HammingIndex(refs)
+    for n in (1, 127, 128, 129, 700):
+        q = rng.integers(0, 256, (n, 32), dtype=np.uint8)
+        bits = np.unpackbits(q, axis=1)[:, index._positions]  # n x tables x bits
+        expected = (bits.astype(np.int64) << np.arange(index.bits)).sum(axis=2)
+        assert np.array_equal(index._keys(q), expected)
+
+
+def test_pooled_match_keeps_pairs_unambiguous_about_the_place() -> None:
+    """Each kept pair's best neighbour beats, by the ratio, every candidate more than 10 px away
+    (per coordinate) on the card; a query whose rivals are all near its best place is kept."""
+    from device.hardware.vision.localiser import PooledLocaliser
+
+    rng = np.random.default_rng(5)
+    base = rng.integers(0, 256, (500, 32), dtype=np.uint8)
+    refs = _flip(np.repeat(base, 4, axis=0), 6, rng)  # each feature at four places, some near
+    points = rng.uniform(0, 40, (2000, 2)).astype(np.float32)
+    loc = PooledLocaliser(points, refs)
+    queries = _flip(base, 12, rng)
+    qpts = rng.uniform(0, 600, (len(queries), 2)).astype(np.float32)
+    got = loc.match(qpts, queries)
+    cand = loc.index.candidates(queries)
+    expected = set()
+    for q in np.unique(cand.query):
+        sel = cand.query == q
+        ref, dist = cand.ref[sel], cand.dist[sel]
+        b = int(np.argmin((dist << 32) | ref))
+        far = np.abs(loc.points[ref] - loc.points[ref[b]]).max(axis=1) > 10.0
+        d2 = min(int(dist[far].min()) if far.any() else 1 << 20, 256)
+        if dist[b] <= 64 and dist[b] < 0.8 * d2:
+            expected.add((tuple(qpts[q]), tuple(loc.points[ref[b]])))
+    pairs = {(tuple(f), tuple(c)) for f, c in zip(got.frame, got.card, strict=True)}
+    assert pairs == expected and 20 < len(expected) < len(queries) - 50

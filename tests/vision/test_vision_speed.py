@@ -1,0 +1,55 @@
+"""Speed-only shortcuts (issue 13) change what is computed, never what is decided."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from device.hardware.vision import decks
+from device.hardware.vision.captures import iter_hold, single_frame
+from device.hardware.vision.card_art import BADGE_BGR, render_card
+from device.hardware.vision.identifier import Identifier, Thresholds
+from device.hardware.vision.references import ReferenceSet
+
+
+def _judgements(ident: Identifier, frame: np.ndarray) -> tuple[object, int]:
+    """The badge path's answer for a frame and how many fits it judged."""
+    calls = 0
+    judge = ident._judge
+
+    def counting(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        return judge(*args, **kwargs)  # type: ignore[arg-type]
+
+    ident._judge = counting  # type: ignore[method-assign]
+    try:
+        ident._views_of, ident._in_identify = None, True
+        return ident._badge_by_field(frame), calls
+    finally:
+        ident._in_identify = False
+        del ident._judge
+
+
+def test_a_badge_coloured_patch_without_the_badge_is_not_judged(synthetic_refs: ReferenceSet) -> None:
+    """A flat green patch on this ceiling: aligned to the green badge's field every way, its view
+    anti-correlates with the badge's face, so no judgement is spent on it (without the shortcut,
+    four were). Flat patches on other ceilings can correlate up to ~0.8 (field against
+    background) and are judged as before: the shortcut is for patches that look like nothing."""
+    fast = Identifier([synthetic_refs])
+    slow = Identifier([synthetic_refs], Thresholds(badge_min_view=-2.0))
+    frame = single_frame(None, 1202, "easy")
+    cv2.fillConvexPoly(frame, np.int32([[180, 110], [420, 140], [400, 400], [170, 370]]), BADGE_BGR["green"])
+    assert fast._badge_finder.candidates(frame)
+    (r_fast, n_fast), (r_slow, n_slow) = _judgements(fast, frame), _judgements(slow, frame)
+    assert r_fast is None and r_slow is None
+    assert n_fast == 0 and n_slow > 0
+
+
+def test_a_badge_the_features_miss_is_still_judged_and_named(synthetic_refs: ReferenceSet) -> None:
+    """The red-badge hold of test_badge_finder (tuning seed 1494): found by its field only."""
+    ident = Identifier([synthetic_refs])
+    frames = iter_hold(render_card(decks.SYNTHETIC_DECK, "badge-red"), 1494, "medium")
+    for _ in range(4):
+        result, calls = _judgements(ident, next(frames))
+        assert calls > 0 and result is not None and result.card == "badge-red"
