@@ -960,11 +960,14 @@ class Identifier:
             if abs(sa - sb) < self.t.colour_duel_below:  # edges cannot tell them apart
                 return ca, cb, cov
             # A close edge duel that the colours win the same way, by more: the colours' margin
-            # (the winner keeps its edge similarity). Disagreeing colours change nothing.
+            # (the winner keeps its edge similarity), if the winner's field is itself clearly its
+            # colour (a quarter of the plain-card bar): the duel is relative, and an unenrolled card of a
+            # nearby colour wins it too. Disagreeing colours change nothing.
             cm = ca - cb
-            if sa > sb and cm > sa - sb:
+            clear = self._plain_evidence(valid, a if sa > sb else b)[0] <= _CLEAR_COLOUR * self.t.max_plain_colour
+            if clear and sa > sb and cm > sa - sb:
                 return sa, sa - cm, cov
-            if sb > sa and cm < sa - sb:
+            if clear and sb > sa and cm < sa - sb:
                 return sb + cm, sb, cov
         return sa, sb, n / total
 
@@ -1007,6 +1010,7 @@ class Identifier:
 _DIFF_LEVEL = 45
 _FLAT_FIELD = 25  # BGR (L1) within which half a plain card's face has its field colour (illustrated
 # cards: at most a third, also from photos; plain cards: 0.6-0.8 from scans)
+_CLEAR_COLOUR = 0.25  # share of the plain-card colour bar under which a field is clearly its colour
 _LEVEL_WEIGHT = 0.5  # a field's level against its white moves with shadows more than its hue does
 _NO_EVIDENCE = 9.0  # a plain card with too little of its field or white in view
 _LAYOUT_CHROMA = 0.08  # chromaticity (L1) within which a pixel has the field's (or white's) colour
