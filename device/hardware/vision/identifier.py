@@ -16,6 +16,9 @@ Pipeline (one frame; docs/vision.md has the reasons and measurements):
    saturated glare pixels are left out.
 6. When no feature fit is accepted, coloured team badges are looked for by their field colour
    (badge_finder.py) and judged by the same checks.
+7. A plain-field card (one colour over half its face) must also show its own field colour,
+   against its own white, and its own emblem: a flat field correlates with any flat field, so
+   the duels alone named unenrolled plain cards (_plain_evidence).
 
 Look-alike sets are found when the identifier is built, from the enrolled references alone:
 cards sharing many near-identical descriptors at the same canonical positions. Near-twins (faces
@@ -132,7 +135,8 @@ class Identification:
     corners: np.ndarray | None = field(default=None, repr=False)
     outsider_margin: float = 1.0  # winner minus the best-supported card of another family
     refined: bool = False  # judged again after aligning the face densely (_second_look)
-    plain_colour: float = 0.0  # a plain-field winner: its field's hue error against its white
+    plain_colour: float = 0.0  # a plain-field winner: its field's hue error against its white (or its
+    # chromaticity's distance, scaled to the same bar, for a card without a white area)
     plain_layout: float = 0.0  # ... and how much of its layout the frame contradicts
 
     @property
@@ -215,7 +219,6 @@ class Identifier:
         self._views_cache = _NO_VIEWS
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
-        self._plain_cards = {b.card for b in badges}
         self._plain_layouts = self._make_plain_layouts() if self.t.plain_evidence else {}
 
     # --- build time ---------------------------------------------------------------------------
@@ -961,8 +964,8 @@ class Identifier:
                 return ca, cb, cov
             # A close edge duel that the colours win the same way, by more: the colours' margin
             # (the winner keeps its edge similarity), if the winner's field is itself clearly its
-            # colour (a quarter of the plain-card bar): the duel is relative, and an unenrolled card of a
-            # nearby colour wins it too. Disagreeing colours change nothing.
+            # colour (a quarter of the plain-card bar): the duel is relative, and an unenrolled
+            # card of a nearby colour wins it too. Disagreeing colours change nothing.
             cm = ca - cb
             clear = self._plain_evidence(valid, a if sa > sb else b)[0] <= _CLEAR_COLOUR * self.t.max_plain_colour
             if clear and sa > sb and cm > sa - sb:
@@ -1013,7 +1016,6 @@ _FLAT_FIELD = 25  # BGR (L1) within which half a plain card's face has its field
 _CLEAR_COLOUR = 0.25  # share of the plain-card colour bar under which a field is clearly its colour
 _LEVEL_WEIGHT = 0.5  # a field's level against its white moves with shadows more than its hue does
 _NO_EVIDENCE = 9.0  # a plain card with too little of its field or white in view
-_LAYOUT_CHROMA = 0.08  # chromaticity (L1) within which a pixel has the field's (or white's) colour
 
 
 @dataclass(frozen=True)
