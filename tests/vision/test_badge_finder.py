@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from device.hardware.vision import decks
 from device.hardware.vision.badge_finder import BadgeFinder, field_colours
 from device.hardware.vision.captures import iter_hold, single_frame
 from device.hardware.vision.card_art import BADGE_BGR, render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
-from device.hardware.vision.references import ReferenceSet
+from device.hardware.vision.references import ReferenceSet, build_reference_set
 
 # A tuning-seed hold of the red badge that ORB alone never verifies: few corners survive on the
 # star and the letters, and the equalised flat field out-scores them (docs/vision.md). (1074 was
@@ -52,3 +53,43 @@ def test_only_coloured_badges_are_searched_and_grey_frames_are_skipped(synthetic
     frame = _frames("badge-red", _RED_BADGE_HOLD, 1)[0]
     assert BadgeFinder(field_colours(ident.thumbs, 0.15)).candidates(frame)
     assert not ident._badge_finder.candidates(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+
+
+@pytest.fixture(scope="module")
+def text_refs() -> ReferenceSet:
+    cards = decks.text_frame_deck()
+    return build_reference_set(decks.TEXT_FRAME_DECK, {c: [render_card(decks.TEXT_FRAME_DECK, c)] for c in cards})
+
+
+def test_an_unenrolled_plain_card_is_not_named_as_an_enrolled_one(text_refs: ReferenceSet) -> None:
+    """A plain field correlates with any plain field: an unenrolled plain card (another emblem in an
+    enrolled colour, an enrolled emblem in another colour) was named as an enrolled one. It must
+    show its own field colour against its white and its own emblem (own art, tuning seeds)."""
+    unenrolled = ("plain-red-triangle", "plain-green-triangle", "plain-yellow-bar", "plain-teal-triangle")
+    assert not set(unenrolled) & set(decks.text_frame_deck())
+    frames = [
+        (card, single_frame(render_card(decks.TEXT_FRAME_DECK, card), 1300 + 10 * i + s, "easy", "table"))
+        for i, card in enumerate(unenrolled)
+        for s in range(3)
+    ]
+    without = Identifier([text_refs], Thresholds(plain_evidence=False))
+    fooled = [(card, r.card) for card, f in frames if (r := without.identify(f)).is_match]
+    assert fooled  # hard negatives: without the evidence some are named
+    ident = Identifier([text_refs])
+    named = [(card, r.card) for card, f in frames if (r := ident.identify(f)).is_match]
+    assert named == []
+
+
+def test_enrolled_plain_cards_keep_their_names(text_refs: ReferenceSet) -> None:
+    plain = [c for c in decks.text_frame_deck() if c.startswith("plain-")]
+    frames = [
+        (card, single_frame(render_card(decks.TEXT_FRAME_DECK, card), 1400 + 10 * i + s, "easy", "table"))
+        for i, card in enumerate(plain)
+        for s in range(3)
+    ]
+    without = Identifier([text_refs], Thresholds(plain_evidence=False))
+    ident = Identifier([text_refs])
+    before = [r.card if (r := without.identify(f)).is_match else None for _, f in frames]
+    after = [r.card if (r := ident.identify(f)).is_match else None for _, f in frames]
+    assert after == before
+    assert sum(a == card for a, (card, _) in zip(after, frames, strict=True)) >= 5

@@ -9,7 +9,7 @@ import pytest
 from device.hardware.vision import decks
 from device.hardware.vision.captures import single_frame
 from device.hardware.vision.card_art import render_card
-from device.hardware.vision.identifier import Identifier, colour_misfit
+from device.hardware.vision.identifier import Identifier
 
 
 def _sample(cards: list[str], n: int) -> list[str]:
@@ -94,13 +94,3 @@ def test_a_blank_twin_needs_the_larger_margin(identifier: Identifier) -> None:
     assert identifier._twin_decided(margin, 1.0, blank=False)
     assert not identifier._twin_decided(margin, 1.0, blank=True)
     assert identifier._twin_decided(t.min_twin_margin_blank, 1.0, blank=True)
-
-
-def test_colour_misfit_survives_a_cast_but_not_another_hue() -> None:
-    card = np.full((40, 3), (40.0, 130.0, 235.0))  # an orange field (BGR) ...
-    card[:10] = 240.0  # ... with some white on it
-    teal = card.copy()
-    teal[10:] = (160.0, 150.0, 40.0)
-    warm = card * np.array([0.8, 0.97, 1.15]) * 0.7  # the orange card under warm, dim light
-    assert colour_misfit(warm, card, 0.0) < 0.01
-    assert colour_misfit(warm, teal, 0.0) > 0.1  # (a yellow field: only ~0.01, see docs/vision.md)

@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 from device.hardware.vision import decks, heldout_world
+from device.hardware.vision.calibration import thresholds_at
 from device.hardware.vision.card_art import render_card
-from device.hardware.vision.identifier import Identifier
+from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import build_reference_set, read_folder
 
 DECKS = {
@@ -44,9 +45,9 @@ def photo(face: np.ndarray, seed: int) -> np.ndarray:
     return scene
 
 
-def _self_identify(folder: Path, deck: str) -> list[tuple[str, str | None, str]]:
+def _self_identify(folder: Path, deck: str, thresholds: Thresholds | None = None) -> list[tuple[str, str | None, str]]:
     faces, _, _ = read_folder(folder)
-    ident = Identifier([build_reference_set(deck, faces)])
+    ident = Identifier([build_reference_set(deck, faces)], thresholds)
     wrong = []
     for path in sorted(folder.iterdir()):
         card = path.stem.split("__")[0]
@@ -62,6 +63,18 @@ def test_every_scan_names_its_own_card(deck: str, tmp_path: Path) -> None:
     for card in cards:
         cv2.imwrite(str(tmp_path / f"{card}.png"), render(card))
     assert _self_identify(tmp_path, deck) == []
+
+
+@pytest.mark.parametrize("deck", [decks.SYNTHETIC_DECK, decks.SHARED_FRAME_DECK])
+def test_every_scan_names_its_own_card_at_the_strictest_calibration(deck: str, tmp_path: Path) -> None:
+    """Calibration may make a deck strict (the own deck calibrates to 0.7-0.75). A flat scan of a
+    badge then lost its look-alike margin (0.111 against 0.175): badges of one design differ by
+    colour, which the edge duel hardly sees; where the colours agree with the edges, their margin
+    counts (`colour_duel_agree`)."""
+    cards, render = DECKS[deck]
+    for card in cards:
+        cv2.imwrite(str(tmp_path / f"{card}.png"), render(card))
+    assert _self_identify(tmp_path, deck, thresholds_at(Thresholds(), 1.0)) == []
 
 
 _PHOTO_MISSES = pytest.mark.xfail(

@@ -30,6 +30,7 @@ class BadgeColour:
     card: int
     chroma: np.ndarray  # 3 floats summing to 1 (B, G, R shares)
     field: np.ndarray
+    bgr: np.ndarray  # the field's colour on the enrolled face (median B, G, R)
 
 
 def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_FIELD_SHARE) -> list[BadgeColour]:
@@ -54,7 +55,7 @@ def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_
         x, y, w, h = (int(v) for v in stats[k, :4])
         s = 1.0 / THUMB_SCALE
         quad = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]) * np.float32(s)
-        out.append(BadgeColour(i, chroma, quad))
+        out.append(BadgeColour(i, chroma, quad, field))
     return out
 
 

@@ -16,6 +16,9 @@ Pipeline (one frame; docs/vision.md has the reasons and measurements):
    saturated glare pixels are left out.
 6. When no feature fit is accepted, coloured team badges are looked for by their field colour
    (badge_finder.py) and judged by the same checks.
+7. A plain-field card (one colour over half its face) must also show its own field colour,
+   against its own white, and its own emblem: a flat field correlates with any flat field, so
+   the duels alone named unenrolled plain cards (_plain_evidence).
 
 Look-alike sets are found when the identifier is built, from the enrolled references alone:
 cards sharing many near-identical descriptors at the same canonical positions. Near-twins (faces
@@ -33,7 +36,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision.appearance import bandpass, bandpass_all, correlate
-from device.hardware.vision.badge_finder import BadgeFinder, field_colours
+from device.hardware.vision.badge_finder import MIN_FIELD_SHARE, BadgeFinder, field_colours
 from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
@@ -101,12 +104,15 @@ class Thresholds:
     pooled_dense_min: int = 5  # ... when the plain corners gave this many pooled matches but no fit
     refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
-    pooled_second: bool = False  # ... and a plain RANSAC fit of the same pairs, judged too (tried: see docs)
     refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
-    pooled_local: str = "instead"  # locally equalised corners (CLAHE) for the pooled retry: "after" the
-    # dense ones failed too, "instead" of them (no extra cost on empty tables), or "off"
-    plain_colour_max: float = 0.0  # a plain-field card whose colours fit this well (gain-only residual
-    # share, colour_misfit) may let its whole-face correlation stand in for the duel similarity; 0: off
+    pooled_local: str = "instead"  # locally equalised corners (CLAHE) for the pooled retry, "instead" of
+    # the dense ones (no extra cost on empty tables), or "off" (the dense ones)
+    colour_duel_below: float = 0.1  # an edge duel this close between same-design faces goes to colour
+    colour_duel_agree: float = 0.25  # ... this close, the colours' margin counts where they agree with it
+    plain_evidence: bool = True  # a plain-field card must show its own field colour and its own layout
+    max_plain_colour: float = 0.12  # field hue and level against the card's white (log colour, gamma fitted)
+    max_plain_chroma: float = 0.22  # ... or, for a card with no white to judge against, its chromaticity (L1)
+    max_plain_layout: float = 0.15  # its emblem and white seen as field, or its field as white (share)
 
 
 @dataclass(frozen=True)
@@ -131,6 +137,9 @@ class Identification:
     corners: np.ndarray | None = field(default=None, repr=False)
     outsider_margin: float = 1.0  # winner minus the best-supported card of another family
     refined: bool = False  # judged again after aligning the face densely (_second_look)
+    plain_colour: float = 0.0  # a plain-field winner: its field's hue error against its white (or its
+    # chromaticity's distance, scaled to the same bar, for a card without a white area)
+    plain_layout: float = 0.0  # ... and how much of its layout the frame contradicts
 
     @property
     def is_match(self) -> bool:
@@ -212,7 +221,7 @@ class Identifier:
         self._views_cache = _NO_VIEWS
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
-        self._plain_cards = {b.card for b in badges}
+        self._plain_layouts = self._make_plain_layouts() if self.t.plain_evidence else {}
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -237,6 +246,30 @@ class Identifier:
             for j in np.flatnonzero(counts >= need):
                 alike[i, j] = alike[j, i] = True
         return alike
+
+    def _make_plain_layouts(self) -> dict[int, _PlainLayout]:
+        """Where each plain-field card (one colour over half its face, any colour) has its field,
+        its other parts and its white, measured on its own face (see _plain_evidence)."""
+        out: dict[int, _PlainLayout] = {}
+        for p in field_colours(self.thumbs, 0.0):
+            face = self._thumbs_f[p.card]
+            dist = np.abs(face - p.bgr.astype(np.float32)).sum(axis=2)
+            fm = cv2.erode((dist < 60).astype(np.uint8), _K5).astype(bool) & self._inner
+            nm = cv2.erode((dist > 120).astype(np.uint8), _K5).astype(bool) & self._inner
+            # Its white (a border, an emblem), a pixel clear of edges: the colour's reference.
+            wm = cv2.erode(((dist > 120) & (face.min(axis=2) >= 190)).astype(np.uint8), _K3).astype(bool)
+            wm &= self._inner
+            if (dist < _FLAT_FIELD).mean() < MIN_FIELD_SHARE or fm.sum() < 50:
+                continue  # not a plain card (or a photo whose field is shaded: features alone decide)
+            f = np.median(face[fm], axis=0)
+            chroma = f / (f.sum() + 1e-3)
+            if wm.sum() >= 15:
+                w = np.median(face[wm], axis=0)
+                out[p.card] = _PlainLayout(fm, nm, wm, _hue_of(f, w), _level_of(f, w), chroma)
+            elif np.abs(chroma - 1 / 3).sum() >= self.t.badge_min_chroma:
+                # No white to judge the field against (a thin ring): its chromaticity, absolutely.
+                out[p.card] = _PlainLayout(fm, nm, None, np.zeros(3), 0.0, chroma)
+        return out
 
     def look_alike_groups(self) -> list[list[str]]:
         """Connected sets of look-alike cards (for reports), as card ids."""
@@ -394,52 +427,19 @@ class Identifier:
             local = self.t.pooled_local == "instead"
             dense = self.extractor.frame_local(frame) if local else self._dense(frame)
             result, fitted = self._pooled_judged(frame, self._localiser.match(dense.points, dense.descriptors))
-        if (
-            not fitted
-            and self.t.pooled_local == "after"
-            and self.t.pooled_dense
-            and len(corr) >= self.t.pooled_dense_min
-        ):
-            result, fitted = self._pooled_local(frame, result)
         if result.is_match or not fitted:
             return result
         return self._second_look(frame, result)
 
-    def _pooled_local(self, frame: np.ndarray, result: Identification) -> tuple[Identification, bool]:
-        """The pooled localiser on locally equalised corners (features.frame_local): under a
-        table's uneven light the global equalisation leaves soft art and ruled lines without
-        corners. Only reached when the plain and dense corners gave template matches but no fit."""
-        local = self.extractor.frame_local(frame)
-        again, fitted = self._pooled_judged(frame, self._localiser.match(local.points, local.descriptors))
-        return (again, True) if fitted else (result, False)
-
     def _pooled_judged(self, frame: np.ndarray, corr: Correspondences) -> tuple[Identification, bool]:
-        """Each estimator's fit to the pooled pairs, judged among every card: (the match or the
-        most card-like result, whether any fit was plausible). Repeated structure (ruled text
-        lines, a border pattern) gives several consensus sets; estimators that sample differently
-        do not all settle on the same one."""
-        best = Identification("none")
-        fitted = False
+        """The pooled pairs' fit, judged among every card: (the result, whether the fit was plausible)."""
         if len(corr) < self.t.min_inliers:
-            return best, fitted
+            return Identification("none"), False
+        h, corners, inl, inliers = self._fit(corr.frame, corr.card, self.t.pooled_method, self.t.pooled_iters)
+        if h is None or corners is None:
+            return Identification("none", inliers=inliers), False
         every = np.arange(len(self.labels))
-        seen: list[np.ndarray] = []
-        methods = (self.t.pooled_method, cv2.RANSAC) if self.t.pooled_second else (self.t.pooled_method,)
-        for method in methods:
-            h, corners, inl, inliers = self._fit(corr.frame, corr.card, method, self.t.pooled_iters)
-            if h is None or corners is None:
-                best = best if fitted else Identification("none", inliers=max(inliers, best.inliers))
-                continue
-            if any(np.abs(corners - c).max() < 8 for c in seen):
-                continue  # the same fit again
-            seen.append(corners)
-            fitted = True
-            result = self._judge(frame, every, h, corners, inl, inliers, corr.card, np.full(len(corr), -1), None)
-            if result.is_match:
-                return result, True
-            if best.status == "none" or result.whole > best.whole:
-                best = result
-        return best, fitted
+        return self._judge(frame, every, h, corners, inl, inliers, corr.card, np.full(len(corr), -1), None), True
 
     def support(self, frame: np.ndarray) -> int:
         """The best family's votes in a frame, without verifying anything (calibration)."""
@@ -668,7 +668,6 @@ class Identifier:
     ) -> Identification:
         """The appearance checks of one fitted homography (corners: the card's, in the frame)."""
         obs, valid = self._warp_back(frame, h)
-        plain = self._plain
         winner, sim, margin, coverage = self._tournament(obs, valid, family)
         twin_margin, twin_coverage, blank = 1.0, 1.0, False
         if self._cmp_detail is not None and self.twins[winner].any():
@@ -682,14 +681,7 @@ class Identifier:
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         sparse = valid & _CHECKER
         whole = float(correlate(obs[sparse], thumbs[winner][sparse][None], self.t.trim)[0])
-        if (
-            self.t.plain_colour_max > 0
-            and whole > sim
-            and not self._grey
-            and winner in self._plain_cards
-            and colour_misfit(plain[valid], self._thumbs_f[winner][valid], 0.0) <= self.t.plain_colour_max
-        ):  # a flat field band-passes to noise; its colours, checked absolutely, say more
-            sim = whole
+        plain_colour, plain_layout = self._plain_evidence(valid, winner)
         # Own evidence: inliers matched to the winner itself where it differs from its family.
         own = self._own_mask(winner)
         mine = inl.ravel().astype(bool) & (q_card == winner)
@@ -705,13 +697,83 @@ class Identifier:
             and whole >= self.t.min_whole
             and beats_outsider
             and self._twin_decided(twin_margin, twin_coverage, blank)
+            and plain_colour <= self.t.max_plain_colour
+            and plain_layout <= self.t.max_plain_layout
         )
         # Not a match: a card-like object only if the face at least resembles a card's layout
         # (random scenery can yield a homography; it does not look like a card once warped).
         status = "match" if ok else ("unknown" if whole >= self.t.min_whole_cardlike else "none")
         return Identification(
-            status, card, deck, score, inliers, sim, margin, coverage, unique, whole, corners, outsider_margin
+            status,
+            card,
+            deck,
+            score,
+            inliers,
+            sim,
+            margin,
+            coverage,
+            unique,
+            whole,
+            corners,
+            outsider_margin,
+            plain_colour=plain_colour,
+            plain_layout=plain_layout,
         )
+
+    def _plain_evidence(self, valid: np.ndarray, winner: int) -> tuple[float, float]:
+        """What a plain-field winner's face shows that a plain field of another card would not:
+        (hue error, layout error); (0, 0) when the winner is not a plain card or the camera grey.
+
+        A flat field band-passes to noise and correlates per channel with any other flat field,
+        so the duels cannot refuse an unenrolled plain card. Two absolute checks can:
+        - hue: the field's colour over the card's own white, in log colour with the mean
+          removed (light level, per-channel casts and shading cancel), compared with the
+          enrolled ratio after fitting one gamma in [0.6, 1.6] (a camera's tone curve scales it);
+        - layout: of the face's non-field pixels in view, the share the frame shows in the
+          field's colour (the emblem is not there), plus the field pixels that look like the
+          card's white, over the non-field count (another emblem is there). Fingers and shadows
+          look like neither, so they do not count."""
+        lay = self._plain_layouts.get(winner)
+        if lay is None or self._grey:
+            return 0.0, 0.0
+        o = self._plain
+        fm, nm = lay.field & valid, lay.other & valid
+        if fm.sum() < 50:
+            return _NO_EVIDENCE, _NO_EVIDENCE
+        f = np.median(o[fm], axis=0)
+        if lay.white is None:  # the field's chromaticity alone, scaled to the hue error's bar
+            dist = float(np.abs(f / (f.sum() + 1e-3) - lay.chroma).sum())
+            return dist * self.t.max_plain_colour / self.t.max_plain_chroma, 0.0
+        wm = lay.white & valid
+        if wm.sum() < 15:
+            return _NO_EVIDENCE, _NO_EVIDENCE
+        w = np.median(o[wm], axis=0)
+        v = _hue_of(f, w)
+        ref = lay.hue
+        norm = float(ref @ ref)
+        gamma = float(np.clip(v @ ref / norm, 0.6, 1.6)) if norm > 1e-6 else 1.0
+        hue = float(np.linalg.norm(v - gamma * ref))
+        # The field's level against the white, with that gamma (a darker card of the same hue).
+        level = abs(_level_of(f, w) - gamma * lay.level)
+        hue = max(hue, _LEVEL_WEIGHT * level)
+        # Each pixel as a mix of the frame's own field and white (blur, antialiasing); pixels far
+        # from that segment (fingers, shadows, the table) say nothing and are left out.
+        d = (w - f).astype(np.float32)
+        span = float(d @ d)
+        if span < 300.0:  # field and white hardly differ: a white field, judged by colour alone
+            return hue, 0.0
+        rel = o - f.astype(np.float32)
+        t = (rel @ d) / span
+        resid = np.sqrt(np.maximum((rel * rel).sum(axis=2) - t * t * span, 0.0) / span)
+        on = (resid < 0.35) & (t > -0.3) & (t < 1.3)
+        seen = nm & on
+        if seen.sum() < 15:
+            return _NO_EVIDENCE, _NO_EVIDENCE
+        alpha = np.clip(t, 0.0, 1.0)
+        missing = float((1.0 - alpha[seen]).sum())
+        extra = float(((alpha > 0.5) & fm & on).sum())
+        layout = (missing + extra) / float(seen.sum())
+        return hue, layout
 
     def _twin_decided(self, margin: float, coverage: float, blank: bool = False) -> bool:
         """A near-twin duel decides with half of what differs in view, or with less when the
@@ -902,14 +964,27 @@ class Identifier:
             return 0.0, 0.0, 0.0 if total else 1.0
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         s = correlate(obs[use], np.stack([thumbs[a][use], thumbs[b][use]]), self.t.trim)
+        sa, sb = float(s[0]), float(s[1])
         if (
-            abs(float(s[0] - s[1])) < _COLOUR_DUEL_BELOW
+            abs(sa - sb) < self.t.colour_duel_agree
             and not self._grey
             and total > _COLOUR_PAIR_SHARE * _INNER_PIXELS
             and self._same_structure(a, b)
-        ):  # edges cannot tell them apart: the same design in another colour
-            return self._colour_duel(valid, a, b, n / total)
-        return float(s[0]), float(s[1]), n / total
+        ):  # the same design in another colour: edges say little, the colours more
+            ca, cb, cov = self._colour_duel(valid, a, b, n / total)
+            if abs(sa - sb) < self.t.colour_duel_below:  # edges cannot tell them apart
+                return ca, cb, cov
+            # A close edge duel that the colours win the same way, by more: the colours' margin
+            # (the winner keeps its edge similarity), if the winner's field is itself clearly its
+            # colour (a quarter of the plain-card bar): the duel is relative, and an unenrolled
+            # card of a nearby colour wins it too. Disagreeing colours change nothing.
+            cm = ca - cb
+            clear = self._plain_evidence(valid, a if sa > sb else b)[0] <= _CLEAR_COLOUR * self.t.max_plain_colour
+            if clear and sa > sb and cm > sa - sb:
+                return sa, sa - cm, cov
+            if clear and sb > sa and cm < sa - sb:
+                return sb + cm, sb, cov
+        return sa, sb, n / total
 
     def _same_structure(self, a: int, b: int) -> bool:
         """Whether two faces have the same edges and texture (grey band-pass correlates >= 0.9):
@@ -947,33 +1022,41 @@ class Identifier:
         return out[1] / total, out[0] / total, coverage
 
 
-_MAX_CAST = 0.35  # a channel's gain over the mean gain: warm/cool light and white balance stay within it
-
-
-def colour_misfit(obs: np.ndarray, ref: np.ndarray, trim: float, max_cast: float = _MAX_CAST) -> float:
-    """How badly obs (N x 3) shows the reference's colours under some light: one gain per channel,
-    no offset (a light level, a colour cast), each gain within 1 + max_cast of their mean (white
-    balance is off by tens of percent, not by a hue); the trimmed residual as a share of the
-    trimmed energy. A field's ratio to the card's white per channel then fixes its hue: another
-    card with a field of another hue leaves a residual where the right one does not."""
-    if len(obs) < 20:
-        return 1.0
-    gain = (obs * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
-    weight = (ref * ref).sum(axis=0) + 1e-6  # a channel the card hardly has says little about the light
-    level = float(np.exp((weight * np.log(np.maximum(gain, 1e-6))).sum() / weight.sum()))
-    gain = np.clip(gain, level / (1.0 + max_cast), level * (1.0 + max_cast))  # casts are bounded
-    resid = ((obs - gain * ref) ** 2).sum(axis=1)
-    energy = (obs * obs).sum(axis=1)
-    keep = max(20, int(len(resid) * (1.0 - trim)))
-    order = np.argsort(resid)[:keep]
-    return float(resid[order].sum() / (energy[order].sum() + 1e-6))
-
-
 _DIFF_LEVEL = 45
+_FLAT_FIELD = 25  # BGR (L1) within which half a plain card's face has its field colour (illustrated
+# cards: at most a third, also from photos; plain cards: 0.6-0.8 from scans)
+_CLEAR_COLOUR = 0.25  # share of the plain-card colour bar under which a field is clearly its colour
+_LEVEL_WEIGHT = 0.5  # a field's level against its white moves with shadows more than its hue does
+_NO_EVIDENCE = 9.0  # a plain card with too little of its field or white in view
+
+
+@dataclass(frozen=True)
+class _PlainLayout:
+    """A plain-field card's own face, split: field, everything else, and its white (thumbnail masks)."""
+
+    field: np.ndarray
+    other: np.ndarray
+    white: np.ndarray | None  # None: too little white in view to judge against (only chroma is checked)
+    hue: np.ndarray  # _hue_of(field colour, white) on the enrolled face
+    level: float  # _level_of(field colour, white) on the enrolled face
+    chroma: np.ndarray  # the field's chromaticity on the enrolled face
+
+
+def _level_of(field: np.ndarray, white: np.ndarray) -> float:
+    """The field's brightness over the white's (mean log over B, G, R)."""
+    return float(np.mean(np.log(np.maximum(field, 1.0) + 5.0) - np.log(np.maximum(white, 1.0) + 5.0)))
+
+
+def _hue_of(field: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """The field's colour over the white, in log colour with the mean removed: a light level,
+    a per-channel cast (a gain per channel) and shading on the whole card cancel."""
+    v = np.log(np.maximum(field, 1.0) + 5.0) - np.log(np.maximum(white, 1.0) + 5.0)
+    return (v - v.mean()).astype(np.float64)
+
+
 _NO_VIEWS = (np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), np.uint8))
 _COLOUR_PAIR_SHARE = 0.4  # look-alikes differing over this much of the card differ by a field colour
 _INNER_PIXELS = (THUMB_H - 4) * (THUMB_W - 4)
-_COLOUR_DUEL_BELOW = 0.1  # an edge duel this close between same-design faces goes to colour
 _TWIN_SHARE = 0.03  # faces differing on less than this share of the card are near-twins
 _SAME_PLACE_PX = 8.0
 _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pixels
