@@ -108,8 +108,9 @@ class Pace:
     def _note(self, wait: float, work: float) -> None:
         self.waits.append(wait)
         self.work = _mean(self.work, work)
-        median = sorted(self.waits)[len(self.waits) // 2]
         # a margin each way, so a disk as quick as the work does not flip the choice every input
+        median = self.wait
+        assert median is not None  # a wait was just noted
         self.helper = median > (0.75 if self.helper else 1.0) * self.work
 
 
