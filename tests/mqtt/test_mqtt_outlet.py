@@ -135,3 +135,20 @@ def test_command_topics_parse_privilege_from_the_prefix() -> None:
     assert topics.parse_command("houston/b1/cmd/red/press/reply") is None
     assert topics.parse_command("houston/b2/cmd/press") is None
     assert topics.parse_command("houston/b1/cmd/") is None
+
+
+def test_the_state_goes_ahead_of_the_other_outlets_and_is_not_sent_twice() -> None:
+    fake = FakeBroker()
+    outlet = MqttOutlet(Topics("b1"), fake)
+    changed = update(3, {"a": 1}, {"red": {"x": 1}}, [{"type": "say", "text": "t"}])
+    outlet.state_first.deliver(changed)
+    assert [t for t, *_ in fake.sent] == ["houston/b1/state"]  # before the lights and the voice
+    outlet.deliver(changed)
+    sent = [t for t, *_ in fake.sent]
+    assert sent.count("houston/b1/state") == 1 and sent[-1] == "houston/b1/events"
+    fake.sent.clear()
+    quiet = update(4, {"a": 2}, {"red": {"x": 2}})  # no events: the state stays the update's last message
+    outlet.state_first.deliver(quiet)
+    assert fake.sent == []
+    outlet.deliver(quiet)
+    assert [t for t, *_ in fake.sent][-1] == "houston/b1/state"

@@ -86,7 +86,8 @@ class MqttLink:
         return f"http://{socket.gethostname()}:{self.http.port}/"
 
     def start(self) -> MqttLink:
-        self.service.outlets = [*self.service.outlets, self.outlet]
+        # the state ahead of the lights and the voice, the rest of the update after them
+        self.service.outlets = [self.outlet.state_first, *self.service.outlets, self.outlet]
         self.service.post(CallJob(self._seed))
         if self.http is not None:
             self.http.start()
@@ -95,7 +96,8 @@ class MqttLink:
 
     def stop(self) -> None:
         """Publish `offline` (paho sends no will on a clean disconnect), disconnect, stop serving."""
-        self.service.outlets = [o for o in self.service.outlets if o is not self.outlet]
+        mine = (self.outlet, self.outlet.state_first)
+        self.service.outlets = [o for o in self.service.outlets if all(o is not m for m in mine)]
         self.connection.stop([(self.topics.availability, OFFLINE, 1, True)])
         if self.http is not None:
             self.http.stop()
