@@ -1,6 +1,4 @@
-"""One BLAS thread for the whole test run, as the `houston` command sets for itself
-(device/cli/__init__.py): set before any test module imports numpy."""
+"""One BLAS thread for the whole test run, as the `houston` command has (device/blas.py): imported
+before any test module imports numpy."""
 
-import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+from device import blas  # noqa: F401

@@ -6,14 +6,6 @@ module, listed in COMMAND_MODULES, so this file stays a table of contents.
 
 from __future__ import annotations
 
-import os
-
-# One BLAS thread, set before anything imports numpy. The identifier works on one core by design;
-# numpy's OpenBLAS otherwise starts a thread per core whose spinning took a third more CPU than
-# the identification itself on 2 cores, and the bench's two workers slowed each other by that much
-# (docs/vision.md, "BLAS threads"). Forked workers inherit it; an explicit setting wins.
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
 import argparse
 import importlib
 import logging
@@ -21,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from device import blas  # noqa: F401  (first of this package's imports: one BLAS thread before numpy)
 from device.box.config import ConfigError, resolve_data_dir
 from device.cli.image_check import too_small
 

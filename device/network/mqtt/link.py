@@ -96,8 +96,8 @@ class MqttLink:
 
     def stop(self) -> None:
         """Publish `offline` (paho sends no will on a clean disconnect), disconnect, stop serving."""
-        mine = (self.outlet, self.outlet.state_first)
-        self.service.outlets = [o for o in self.service.outlets if all(o is not m for m in mine)]
+        self.service.outlets = [o for o in self.service.outlets
+                                if o is not self.outlet and o is not self.outlet.state_first]
         self.connection.stop([(self.topics.availability, OFFLINE, 1, True)])
         if self.http is not None:
             self.http.stop()
