@@ -30,8 +30,9 @@ SCHEMA_VERSION = 1
 # and, in a burst of inputs, at the latest after UNSETTLED_MAX commits. A caller that never
 # settles (a tool, a test) still gets a fold from `append` itself after UNSETTLED_LIMIT commits.
 UNSETTLED_MAX = 16
-# The `acked` mark of entry N is synced on a thread of its own while entry N+1's commit syncs (or
-# when the box settles), not between N's commit and its answer: one wait on the disk per input.
+# The `acked` mark of entry N is never synced between N's commit and its answer: the service syncs
+# it after answering when no other job waits (`sync_mark`), and in a burst it is synced on a thread
+# of its own while entry N+1's commit syncs (or when the box settles): one wait on the disk per input.
 MARK_SYNC = Meanwhile()
 UNSETTLED_LIMIT = 4 * UNSETTLED_MAX
 
@@ -308,6 +309,11 @@ class Journal:
         self._committed()
         self._mark_file().acked(Mark(game_id, seq))
         return seq
+
+    def sync_mark(self) -> None:
+        """Make the last `acked` mark durable (a no-op if it is, or for a read-only journal)."""
+        if self.marks is not None:
+            self.marks.sync()
 
     def mark_announced(self, game_id: int, seq: int) -> None:
         """The outlets have shown entry `seq`: the table has heard it."""

@@ -10,8 +10,9 @@ The file is one fixed-size record overwritten in place (a single sector), so a w
 half a record on the storage the box uses; an unreadable file counts as "no marks". Because the
 record never changes size or place, `fdatasync` makes it durable without a file-system journal
 commit (only the file's times change, which fdatasync may leave): the cheapest durable write
-there is. The journal syncs an entry's `acked` record while the next entry's commit syncs (or
-when it settles), so it adds no wait of its own between an input and its acknowledgement
+there is. The service syncs an entry's `acked` record once the table has the answer and no other
+job waits; in a burst, the journal syncs it while the next entry's commit syncs (or when it
+settles). Either way it adds no wait of its own between an input and its acknowledgement
 (docs/faults.md, defect 4, says what that gives up).
 """
 

@@ -1,13 +1,15 @@
 """The `acked` mark (device/box/marks.py): written after each commit, never ahead of the journal,
-and synced while the next commit syncs or when the journal settles, not as a second wait between
-an input and its answer (issue 12 defect 4, issue 11 latency)."""
+and synced once the answer is out (or, in a burst, while the next commit syncs, or when the journal
+settles), not as a second wait between an input and its answer (issue 12 defect 4, issue 11 latency)."""
 
 import os
 
 from device.box import marks as marks_module
+from device.box.jobs import InputJob, PressJob, TickJob
 from device.box.journal import Journal, journal_path
 from device.box.marks import RECORD_BYTES, _decode
-from games.core import Press
+from device.simulation.simbox import SimBox
+from games.core import Press, Scan
 
 
 def test_the_acked_mark_is_synced_beside_the_next_commit_and_when_settled(tmp_path, monkeypatch):
@@ -46,3 +48,34 @@ def test_a_clean_close_syncs_the_last_mark(tmp_path, monkeypatch):
     monkeypatch.setattr(marks_module.os, "fdatasync", lambda fd: (calls.append(fd), real(fd)))
     journal.close()
     assert len(calls) == 1
+
+
+def test_the_service_syncs_the_mark_once_answered_when_no_job_waits(tmp_path, monkeypatch):
+    """At a table the next input comes seconds later: the mark is made durable right after the
+    answer, not 50 ms later when the box settles. In a burst (a job waiting) it is left for the
+    next commit to sync beside its own."""
+    box = SimBox(tmp_path / "data", game="hwhad", start=False)  # the test thread handles the jobs
+    try:
+        box.service.resume()
+        assert box.service.start_game("hwhad", {"teams": ["red", "blue"]})["status"] == "ok"
+        box.service.handle(PressJob(Press("ok")))  # the deal begins: cards to scan
+        journal = box.service.journal
+        synced: list[int | None] = []
+        real = os.fdatasync
+
+        def fdatasync(fd):
+            real(fd)
+            acked = _decode(os.pread(fd, RECORD_BYTES, 0)).acked
+            synced.append(acked.seq if acked else None)
+
+        monkeypatch.setattr(marks_module.os, "fdatasync", fdatasync)
+        game_id = box.service.record.id
+        box.service.handle(InputJob(Scan(box.session.state.stack[0])))
+        first = journal.last_seq(game_id)
+        assert not journal.marks.unsynced and synced[-1] == first  # synced once answered
+        box.service.post(TickJob())  # something waits: a burst
+        box.service.handle(InputJob(Scan(box.session.state.stack[0])))
+        assert journal.last_seq(game_id) == first + 1
+        assert journal.marks.unsynced and synced[-1] == first  # left for the next commit
+    finally:
+        box.close()
