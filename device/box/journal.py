@@ -8,6 +8,7 @@ rebuilds the exact state: this is how the box survives a pulled plug.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -20,6 +21,8 @@ from device.box.marks import Mark, MarkFile, Marks, marks_path
 from device.box.meanwhile import Meanwhile
 from games.core import Input, input_from_data, input_to_data
 from games.session import Entry
+
+log = logging.getLogger("houston.journal")
 
 SCHEMA_VERSION = 1
 
@@ -100,6 +103,7 @@ class Journal:
         # (perf_counter): the service's running estimate (device/box/meanwhile.py, Pace) reads it
         self.last_sync = (0.0, 0.0)
         self.marks: MarkFile | None = MarkFile(marks_path(self.path))
+        self._mark_syncing: Future[None] | None = None  # `sync_mark_soon`'s sync, until waited for
         self.lost_entries = self._compare_marks()
 
     def _mark_file(self) -> MarkFile:
@@ -212,6 +216,7 @@ class Journal:
             ) from exc
         finally:
             self.conn.close()
+            self.wait_mark()
             self.marks.close()
 
     def _committed(self) -> None:
@@ -231,6 +236,7 @@ class Journal:
         costs the disk less than growing a file again (close() truncates it)."""
         if self.marks is None:
             return
+        self.wait_mark()
         self.marks.sync()
         if not self._unsettled:
             return
@@ -294,7 +300,7 @@ class Journal:
                 if meanwhile is not None:
                     meanwhile()
                 marks = self._mark_file()
-                if marks.unsynced:  # the previous entry's mark: synced while this commit syncs
+                if marks.unsynced and self._mark_syncing is None:  # the previous mark: synced while this commit syncs
                     mark_synced = MARK_SYNC.submit(marks.sync)
                 syncing = time.perf_counter()
         except BaseException:
@@ -307,13 +313,26 @@ class Journal:
         self.last_sync = (synced - syncing, synced)
         self._last = (game_id, seq)
         self._committed()
+        self.wait_mark()  # a sync still running from `sync_mark_soon` ends before the record changes
         self._mark_file().acked(Mark(game_id, seq))
         return seq
 
-    def sync_mark(self) -> None:
-        """Make the last `acked` mark durable (a no-op if it is, or for a read-only journal)."""
-        if self.marks is not None:
-            self.marks.sync()
+    def sync_mark_soon(self) -> None:
+        """Start making the last `acked` mark durable on the mark thread and return at once (the
+        service calls this once an answer is out and nothing waits): the sync overlaps whatever the
+        service does next, and `wait_mark` (called before the record next changes) collects it."""
+        if self.marks is not None and self.marks.unsynced and self._mark_syncing is None:
+            self._mark_syncing = MARK_SYNC.submit(self.marks.sync)
+
+    def wait_mark(self) -> None:
+        """Wait for a sync `sync_mark_soon` started. A failed one is logged, not raised: the entry
+        itself is durable, and the record stays marked unsynced, so the next sync retries it."""
+        syncing, self._mark_syncing = self._mark_syncing, None
+        if syncing is not None:
+            try:
+                syncing.result()
+            except OSError as exc:
+                log.error("journal mark not synced: %s", exc)
 
     def mark_announced(self, game_id: int, seq: int) -> None:
         """The outlets have shown entry `seq`: the table has heard it."""

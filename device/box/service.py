@@ -259,14 +259,11 @@ class Service:
         return reply
 
     def _sync_mark(self) -> None:
-        """Make the last entry's `acked` mark durable now that the table has its answer and no
-        other job waits (device/box/marks.py): off the path from an input to what it shows, and
-        with no commit of the next input's beside it on the disk. In a burst the mark is synced
-        while the next entry's commit syncs instead (device/box/journal.py)."""
-        try:
-            self.journal.sync_mark()
-        except OSError as exc:  # the entry itself is durable; the next commit or fold retries
-            log.error("journal mark not synced: %s", exc)
+        """Start making the last entry's `acked` mark durable now that the table has its answer and
+        no other job waits (device/box/marks.py): off the path from an input to what it shows, on the
+        journal's mark thread, so an input that comes meanwhile does not wait for it. In a burst the
+        mark is synced while the next entry's commit syncs instead (device/box/journal.py)."""
+        self.journal.sync_mark_soon()
 
     def _settle(self) -> None:
         """Fold the WAL into the journal's main file (device/box/journal.py), after an answer and

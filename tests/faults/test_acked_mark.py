@@ -72,6 +72,7 @@ def test_the_service_syncs_the_mark_once_answered_when_no_job_waits(tmp_path, mo
         game_id = box.service.record.id
         box.service.handle(InputJob(Scan(box.session.state.stack[0])))
         first = journal.last_seq(game_id)
+        journal.wait_mark()  # the sync started once the answer was out, on the mark thread
         assert not journal.marks.unsynced and synced[-1] == first  # synced once answered
         box.service.post(TickJob())  # something waits: a burst
         box.service.handle(InputJob(Scan(box.session.state.stack[0])))
