@@ -80,3 +80,26 @@ def test_the_service_syncs_the_mark_once_answered_when_no_job_waits(tmp_path, mo
         assert journal.marks.unsynced and synced[-1] == first  # left for the next commit
     finally:
         box.close()
+
+
+def test_a_failed_mark_sync_after_an_answer_is_logged_and_retried_not_raised(tmp_path, monkeypatch, caplog):
+    journal = Journal(journal_path(tmp_path))
+    game = journal.begin_game("dog", {})
+    journal.append(game, "input", Press("ok"), {})
+    real = os.fdatasync
+    failing = [True]
+
+    def fdatasync(fd):
+        if failing[0]:
+            failing[0] = False
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(marks_module.os, "fdatasync", fdatasync)
+    journal.sync_mark_soon()
+    assert journal.append(game, "input", Press("ok"), {}) == 2  # the entry is durable: no error for it
+    assert "journal mark not synced" in caplog.text
+    assert journal.marks.unsynced  # entry 2's record, still to be synced
+    journal.settle()
+    assert not journal.marks.unsynced
+    journal.close()
