@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import shutil
 from pathlib import Path
 
 import cv2
@@ -22,14 +25,25 @@ def _run(argv: list[str]) -> int:
     return args.func(args)
 
 
-@pytest.fixture
-def enrolled(tmp_path: Path, card_folder, capsys) -> Path:
-    card_folder(tmp_path / "photos", "synthetic", CARDS)
-    data = tmp_path / "data"
-    assert _run(["enroll", "--deck", "table", "--from", str(tmp_path / "photos"), "--data-dir", str(data)]) == 0
-    out = capsys.readouterr().out
-    assert "enrolled 6 cards" in out and "look-alike group" in out
+@pytest.fixture(scope="module")
+def enrolled_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One enrollment for the module (it calibrates on augmented views: seconds), copied per test."""
+    root = tmp_path_factory.mktemp("enrolled")
+    (root / "photos").mkdir()
+    for card in CARDS:
+        cv2.imwrite(str(root / "photos" / f"{card}.png"), render_card("synthetic", card))
+    data = root / "data"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert _run(["enroll", "--deck", "table", "--from", str(root / "photos"), "--data-dir", str(data)]) == 0
+    assert "enrolled 6 cards" in out.getvalue() and "look-alike group" in out.getvalue()
     return data
+
+
+@pytest.fixture
+def enrolled(tmp_path: Path, enrolled_once: Path) -> Path:
+    """The module's enrolled store, a copy of its own (a test may damage it)."""
+    return Path(shutil.copytree(enrolled_once, tmp_path / "data"))
 
 
 def test_identify_prints_one_line_per_image_in_order(tmp_path: Path, enrolled: Path, capsys) -> None:
