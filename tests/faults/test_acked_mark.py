@@ -12,10 +12,9 @@ from device.simulation.simbox import SimBox
 from games.core import Press, Scan
 
 
-def test_the_acked_mark_is_synced_beside_the_next_commit_and_when_settled(tmp_path, monkeypatch):
-    journal = Journal(journal_path(tmp_path))
-    game = journal.begin_game("dog", {})
-    synced: list[int | None] = []  # the acked entry the record named at each sync
+def record_syncs(monkeypatch) -> list[int | None]:
+    """The acked entry the marks record named at each `fdatasync` of it, from now on."""
+    synced: list[int | None] = []
     real = os.fdatasync
 
     def fdatasync(fd):
@@ -24,6 +23,13 @@ def test_the_acked_mark_is_synced_beside_the_next_commit_and_when_settled(tmp_pa
         synced.append(acked.seq if acked else None)
 
     monkeypatch.setattr(marks_module.os, "fdatasync", fdatasync)
+    return synced
+
+
+def test_the_acked_mark_is_synced_beside_the_next_commit_and_when_settled(tmp_path, monkeypatch):
+    journal = Journal(journal_path(tmp_path))
+    game = journal.begin_game("dog", {})
+    synced = record_syncs(monkeypatch)
     on_disk = []
     for _ in range(3):
         journal.append(game, "input", Press("ok"), {})
@@ -60,15 +66,7 @@ def test_the_service_syncs_the_mark_once_answered_when_no_job_waits(tmp_path, mo
         assert box.service.start_game("hwhad", {"teams": ["red", "blue"]})["status"] == "ok"
         box.service.handle(PressJob(Press("ok")))  # the deal begins: cards to scan
         journal = box.service.journal
-        synced: list[int | None] = []
-        real = os.fdatasync
-
-        def fdatasync(fd):
-            real(fd)
-            acked = _decode(os.pread(fd, RECORD_BYTES, 0)).acked
-            synced.append(acked.seq if acked else None)
-
-        monkeypatch.setattr(marks_module.os, "fdatasync", fdatasync)
+        synced = record_syncs(monkeypatch)
         game_id = box.service.record.id
         box.service.handle(InputJob(Scan(box.session.state.stack[0])))
         first = journal.last_seq(game_id)
