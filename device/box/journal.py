@@ -34,7 +34,7 @@ SCHEMA_VERSION = 1
 # settles (a tool, a test) still gets a fold from `append` itself after UNSETTLED_LIMIT commits.
 UNSETTLED_MAX = 16
 # The `acked` mark of entry N is never synced between N's commit and its answer: the service syncs
-# it after answering when no other job waits (`sync_mark`), and in a burst it is synced on a thread
+# it after answering when no other job waits (`sync_mark_soon`), and in a burst it is synced on a thread
 # of its own while entry N+1's commit syncs (or when the box settles): one wait on the disk per input.
 MARK_SYNC = Meanwhile()
 UNSETTLED_LIMIT = 4 * UNSETTLED_MAX
@@ -89,6 +89,16 @@ def _connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     return conn
+
+
+def _collect_mark_sync(syncing: Future[None]) -> None:
+    """Wait for a mark sync on the mark thread. A failure is logged, never raised: the entry it
+    names is already durable (raising would refuse an input the journal holds), and the record
+    stays marked unsynced, so the next sync retries it."""
+    try:
+        syncing.result()
+    except OSError as exc:
+        log.error("journal mark not synced: %s", exc)
 
 
 class Journal:
@@ -308,7 +318,7 @@ class Journal:
             raise
         finally:
             if mark_synced is not None:
-                mark_synced.result()
+                _collect_mark_sync(mark_synced)
         synced = time.perf_counter()
         self.last_sync = (synced - syncing, synced)
         self._last = (game_id, seq)
@@ -325,14 +335,10 @@ class Journal:
             self._mark_syncing = MARK_SYNC.submit(self.marks.sync)
 
     def wait_mark(self) -> None:
-        """Wait for a sync `sync_mark_soon` started. A failed one is logged, not raised: the entry
-        itself is durable, and the record stays marked unsynced, so the next sync retries it."""
+        """Wait for a sync `sync_mark_soon` started (a failure is logged: `_collect_mark_sync`)."""
         syncing, self._mark_syncing = self._mark_syncing, None
         if syncing is not None:
-            try:
-                syncing.result()
-            except OSError as exc:
-                log.error("journal mark not synced: %s", exc)
+            _collect_mark_sync(syncing)
 
     def mark_announced(self, game_id: int, seq: int) -> None:
         """The outlets have shown entry `seq`: the table has heard it."""

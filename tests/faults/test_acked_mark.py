@@ -101,3 +101,23 @@ def test_a_failed_mark_sync_after_an_answer_is_logged_and_retried_not_raised(tmp
     journal.settle()
     assert not journal.marks.unsynced
     journal.close()
+
+
+def test_a_failed_mark_sync_beside_a_commit_does_not_refuse_the_committed_entry(tmp_path, monkeypatch, caplog):
+    """In a burst the previous mark is synced while the next commit syncs: if that sync fails,
+    the commit is still durable, so `append` returns its seq (an error would refuse an input the
+    journal holds)."""
+    journal = Journal(journal_path(tmp_path))
+    game = journal.begin_game("dog", {})
+    journal.append(game, "input", Press("ok"), {})
+    assert journal.marks.unsynced  # entry 1's record, to be synced beside entry 2's commit
+
+    def fdatasync(fd):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(marks_module.os, "fdatasync", fdatasync)
+    assert journal.append(game, "input", Press("ok"), {}) == 2
+    assert "journal mark not synced" in caplog.text
+    assert journal.last_seq(game) == 2 and journal.marks.unsynced
+    monkeypatch.undo()
+    journal.close()
