@@ -255,15 +255,10 @@ class Service:
         if self.journal.unsettled >= UNSETTLED_MAX:
             self._settle()
         elif self._queue.empty():
-            self._sync_mark()
+            # the answer is out and nothing waits: the mark's sync starts now, on the journal's
+            # thread, off the path from an input to what it shows (device/box/marks.py)
+            self.journal.sync_mark_soon()
         return reply
-
-    def _sync_mark(self) -> None:
-        """Start making the last entry's `acked` mark durable now that the table has its answer and
-        no other job waits (device/box/marks.py): off the path from an input to what it shows, on the
-        journal's mark thread, so an input that comes meanwhile does not wait for it. In a burst the
-        mark is synced while the next entry's commit syncs instead (device/box/journal.py)."""
-        self.journal.sync_mark_soon()
 
     def _settle(self) -> None:
         """Fold the WAL into the journal's main file (device/box/journal.py), after an answer and
