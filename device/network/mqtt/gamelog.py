@@ -4,6 +4,8 @@ Events on houston/<box>/events are not retained, so a page that reloads (or a br
 restarts) would lose the history; the log topic carries the last `LIMIT` announcements of the
 game in progress (or of the game just finished) so a page can draw them at once. A new game
 starts a new log; a prompt repeated word for word is not logged twice; a REPEAT is not logged.
+Each line is encoded once, when it is logged: the payload, sent after every update that logs a
+line, is then joined from those bytes instead of encoding the whole log again each time.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from device.network.mqtt.topics import encode
 
 LIMIT = 40
 LOGGED = ("say", "prompt", "game_over")
@@ -21,6 +25,7 @@ class GameLog:
         self.game: str | None = None
         self.title: str | None = None
         self.lines: deque[dict[str, Any]] = deque(maxlen=limit)
+        self._encoded: deque[bytes] = deque(maxlen=limit)  # each of `lines`, encoded
         self._mode: str | None = None
 
     def update(self, seq: int, public: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> bool:
@@ -32,6 +37,7 @@ class GameLog:
             # a game starts (or resumes after a restart): a log of its own
             self.game, self.title = game.get("game"), game.get("title")
             self.lines.clear()
+            self._encoded.clear()
             changed = True
         self._mode = mode
         if self.game is None:
@@ -47,9 +53,18 @@ class GameLog:
                 text = str(event.get("text", ""))
             if not text or (self.lines and self.lines[-1]["text"] == text):
                 continue
-            self.lines.append({"seq": seq, "type": kind, "text": text})
+            line = {"seq": seq, "type": kind, "text": text}
+            self.lines.append(line)
+            self._encoded.append(encode(line))
             changed = True
         return changed
 
     def payload(self) -> dict[str, Any]:
         return {"game": self.game, "title": self.title, "lines": list(self.lines)}
+
+    def encoded(self, schema: int, seq: int) -> bytes:
+        """The log topic's payload: byte for byte `encode({**payload(), "schema": schema, "seq": seq})`
+        (keys in sorted order), joined from the lines' bytes."""
+        return b"".join([b'{"game":', encode(self.game), b',"lines":[', b",".join(self._encoded),
+                         b'],"schema":', encode(schema), b',"seq":', encode(seq),
+                         b',"title":', encode(self.title), b"}"])
