@@ -34,6 +34,7 @@ import yaml
 from device.box.config import Settings
 from device.network.mqtt.broker import Broker
 from device.network.mqtt.discovery import device_name
+from device.network.mqtt.outlet import SUMMARY_INTERVAL
 from device.simulation.testing import make_box
 from games.registry import game_ids, load_game
 from games.session import Session
@@ -244,7 +245,7 @@ def test_home_assistant_sees_one_game_over_per_game_and_none_on_restarts(tmp_pat
         finished = 0
         for seed in (1, 2):
             start(box, game_id)
-            listener.pump(0.1)
+            listener.pump(SUMMARY_INTERVAL + 0.1)  # the summary may wait out its interval
             assert ha.states(f"sensor.{slug_id}_game") == load_game(game_id).info.title
             assert ha.states(f"sensor.{slug_id}_phase") not in ("unknown", "idle", "over")
             play(box, on_step=lambda step: listener.pump(0.02) if step % 10 == 0 else None, seed=seed)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
-from device.box.service import Update
-from device.network.mqtt.outlet import MqttOutlet
-from device.network.mqtt.topics import Topics
+from device.box.service import PUBLIC_SCHEMA, Update
+from device.network.mqtt.gamelog import GameLog
+from device.network.mqtt.outlet import SUMMARY_INTERVAL, MqttOutlet
+from device.network.mqtt.topics import Topics, encode
 
 
 class FakeBroker:
@@ -152,3 +154,51 @@ def test_the_state_goes_ahead_of_the_other_outlets_and_is_not_sent_twice() -> No
     assert fake.sent == []
     outlet.deliver(quiet)
     assert [t for t, *_ in fake.sent][-1] == "houston/b1/state"
+
+
+def _summaries(fake: FakeBroker) -> list[dict[str, Any]]:
+    return [json.loads(p) for t, p, _, _ in fake.sent if t == "houston/b1/summary"]
+
+
+def _running(turn: str) -> dict[str, Any]:
+    return {"mode": "game", "game": {"game": "g", "title": "G", "turn": turn}}
+
+
+def test_a_burst_sends_home_assistant_one_summary_at_once_and_the_latest_when_the_interval_is_up() -> None:
+    fake = FakeBroker()
+    outlet = MqttOutlet(Topics("b1"), fake)
+    for seq in range(1, 41):
+        outlet.deliver(update(seq, _running("red" if seq % 2 else "blue")))
+    assert [s["seq"] for s in _summaries(fake)] == [1], "the first of a burst goes at once, the rest wait"
+    time.sleep(SUMMARY_INTERVAL + 0.3)
+    assert [s["seq"] for s in _summaries(fake)] == [1, 40], "the latest is sent when the interval is up"
+    assert _summaries(fake)[-1]["turn"] == "blue"
+    time.sleep(SUMMARY_INTERVAL)
+    outlet.deliver(update(41, _running("green")))  # after a quiet interval: at once again
+    assert [s["seq"] for s in _summaries(fake)] == [1, 40, 41]
+
+
+def test_a_waiting_summary_goes_out_with_a_republish_or_a_flush_and_only_once() -> None:
+    fake = FakeBroker()
+    outlet = MqttOutlet(Topics("b1"), fake)
+    outlet.deliver(update(1, _running("red")))
+    outlet.deliver(update(2, _running("blue")))
+    outlet.republish()
+    assert [s["seq"] for s in _summaries(fake)] == [1, 2]
+    outlet.deliver(update(3, _running("green")))
+    outlet.flush()
+    time.sleep(SUMMARY_INTERVAL + 0.3)
+    assert [s["seq"] for s in _summaries(fake)] == [1, 2, 3], "the cancelled timer sent nothing more"
+
+
+def test_the_log_payload_joined_from_encoded_lines_is_the_whole_log_encoded() -> None:
+    log = GameLog(limit=5)
+    texts = ["Hello", "Héllo — “quoted” \\ and \"escaped\"", "Hello", "", "Dice: 🔥"]
+    for seq in range(1, 30):
+        mode = "idle" if seq in (12, 13) else "game"
+        title = None if seq > 20 else f"G{seq // 13}"
+        events = [{"type": "say", "text": texts[seq % 5]}, {"type": "prompt", "text": f"p{seq % 3}"},
+                  {"type": "game_over", "winners": ["red", "blue"][: seq % 3]} if seq % 7 == 0 else {"type": "x"}]
+        log.update(seq, {"mode": mode, "game": {"game": f"g{seq // 13}", "title": title}}, events)
+        assert log.encoded(PUBLIC_SCHEMA, seq) == encode({**log.payload(), "schema": PUBLIC_SCHEMA, "seq": seq})
+    assert len(log.payload()["lines"]) == 5

@@ -98,6 +98,7 @@ class MqttLink:
         """Publish `offline` (paho sends no will on a clean disconnect), disconnect, stop serving."""
         self.service.outlets = [o for o in self.service.outlets
                                 if o is not self.outlet and o is not self.outlet.state_first]
+        self.outlet.flush()
         self.connection.stop([(self.topics.availability, OFFLINE, 1, True)])
         if self.http is not None:
             self.http.stop()

@@ -8,12 +8,18 @@ has no view in the update is cleared (an empty retained message), so a phone nev
 from another game, even one from before a restart. The latest retained payloads are kept so a
 reconnect can republish them at once: retained messages in the broker do not survive its
 restart, and nothing is sent while it is away.
+
+The summary is Home Assistant's, and Home Assistant records every change of every sensor: it gets
+at most one digest per `SUMMARY_INTERVAL`. At a table (inputs seconds apart) each update's digest
+goes at once; in a burst (a replayed or simulated game) the first goes at once and the latest is
+sent when the interval is up, from a timer, so the sensors always end on the box's latest state.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from typing import Any, Protocol
 
 from device.box.service import PUBLIC_SCHEMA, Update
@@ -23,6 +29,7 @@ from device.network.mqtt.topics import Topics, encode, event_payload, state_payl
 from games.core import TEAM_COLOURS
 
 ANNOUNCED = ("say", "prompt", "error")
+SUMMARY_INTERVAL = 0.5  # seconds between two summaries at most: Home Assistant records each one
 
 
 def _let_it_go() -> None:
@@ -55,6 +62,9 @@ class MqttOutlet:
         self._announcement: str | None = None
         self._digest: dict[str, Any] | None = None
         self._summary: bytes | None = None
+        self._summary_source: tuple[int, dict[str, Any]] | None = None  # the latest (seq, public)
+        self._summary_sent = -SUMMARY_INTERVAL  # time.monotonic() of the last summary published
+        self._summary_timer: threading.Timer | None = None  # the trailing summary, when one is due
         self.state_first = StateFirst(self)
 
     @property
@@ -80,13 +90,9 @@ class MqttOutlet:
                 self._deliver_state(update)
             self._deliver_teams(update)
             if self.log.update(update.seq, update.public, update.events):
-                self._log = encode({**self.log.payload(), "schema": PUBLIC_SCHEMA, "seq": update.seq})
+                self._log = self.log.encoded(PUBLIC_SCHEMA, update.seq)
                 self.publisher.publish(self.topics.log, self._log, qos=1, retain=True)
-            digest = summary(update.public, self._announcement)
-            if digest != self._digest:
-                self._digest = digest
-                self._summary = encode({**digest, "schema": PUBLIC_SCHEMA, "seq": update.seq})
-                self.publisher.publish(self.topics.summary, self._summary, qos=1, retain=True)
+            self._deliver_summary(update)
             for result in self.results.events(update.public, update.events):
                 payload = encode({**result, "schema": PUBLIC_SCHEMA, "seq": update.seq})
                 self.publisher.publish(self.topics.results, payload, qos=1, retain=False)
@@ -108,6 +114,58 @@ class MqttOutlet:
             self._state = update.public_json or state_payload(update.seq, update.public)
             self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
             _let_it_go()
+
+    def _deliver_summary(self, update: Update) -> None:
+        """Now, or (in a burst) from the timer when the interval is up; the latest update wins."""
+        self._summary_source = (update.seq, update.public)
+        if self._summary_timer is not None:
+            return  # a trailing summary is due: it will take this update
+        wait = self._summary_sent + SUMMARY_INTERVAL - time.monotonic()
+        if wait <= 0:
+            self._publish_summary()
+            return
+        self._summary_timer = threading.Timer(wait, self._trailing_summary)
+        self._summary_timer.daemon = True
+        self._summary_timer.start()
+
+    def _trailing_summary(self) -> None:
+        with self._lock:
+            if self._summary_timer is not threading.current_thread():
+                return  # cancelled: the summary went out some other way (republish, flush)
+            self._summary_timer = None
+            self._publish_summary()
+
+    def _publish_summary(self) -> None:
+        """The digest of the latest update, if it changed (lock held)."""
+        if self._refresh_summary():
+            assert self._summary is not None
+            self.publisher.publish(self.topics.summary, self._summary, qos=1, retain=True)
+            self._summary_sent = time.monotonic()
+
+    def _refresh_summary(self) -> bool:
+        """The summary payload made from the latest update; whether it changed (lock held)."""
+        if self._summary_source is None:
+            return False
+        seq, public = self._summary_source
+        digest = summary(public, self._announcement)
+        if digest == self._digest:
+            return False
+        self._digest = digest
+        self._summary = encode({**digest, "schema": PUBLIC_SCHEMA, "seq": seq})
+        return True
+
+    def flush(self) -> None:
+        """Send a summary that is waiting for its interval now (before the link goes down)."""
+        with self._lock:
+            if self._cancel_trailing_summary():
+                self._publish_summary()
+
+    def _cancel_trailing_summary(self) -> bool:
+        """Whether a trailing summary was due (it is not any more; lock held)."""
+        timer, self._summary_timer = self._summary_timer, None
+        if timer is not None:
+            timer.cancel()
+        return timer is not None
 
     def _deliver_teams(self, update: Update) -> None:
         game = update.public.get("game")
@@ -135,6 +193,8 @@ class MqttOutlet:
         """The latest state, every team view, the log and the summary again (after a (re)connect).
         Results are never republished: a result fires once."""
         with self._lock:
+            if self._cancel_trailing_summary():
+                self._refresh_summary()  # the latest digest, sent below with the rest
             if self._state is not None:
                 self.publisher.publish(self.topics.state, self._state, qos=1, retain=True)
             for team in TEAM_COLOURS:
