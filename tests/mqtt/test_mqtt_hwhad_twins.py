@@ -217,8 +217,8 @@ def before_reveal(stream: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
 
 @pytest.mark.parametrize("game_id", ["hwhad"])
 def test_hidden_deal_changes_nothing_public(game_id: str, linked, probes, monkeypatch) -> None:
-    # every update's summary, as at a table: rate-limited, which of a burst's digests go out
-    # depends on the clock, and the two streams below are compared message by message
+    # every update's summary, no rate limit: with it, which of a burst's digests go out depends
+    # on the clock, and the two runs' streams are compared below message by message
     monkeypatch.setattr(outlet, "SUMMARY_INTERVAL", 0.0)
     game = load_game(game_id)
     twins_of, face_up, names_of, layout = ADAPTERS[game_id]
