@@ -81,7 +81,8 @@ class MqttOutlet:
     def deliver(self, update: Update) -> None:
         """The state first (screens wait for it), then the team views, the log, the summary and
         the results, and the events last: a subscriber waiting for an update's last event has
-        all of it. An update without events sends its state last instead, for the same reason."""
+        all of it, but for a summary held back in a burst (`_deliver_summary`). An update
+        without events sends its state last instead, for the same reason."""
         with self._lock:
             for event in update.events:
                 if event.get("type") in ANNOUNCED and event.get("text"):
