@@ -1,8 +1,9 @@
 """`houston bench mqtt`: input-to-screen latency through the real service and a real broker.
 
 For each input: the time from posting a press to the service's queue (where the panel and the
-camera post theirs) until the updated public state arrives at a client subscribed as the
-`dashboard` user on loopback. That path includes the rules, the durable journal commit and
+camera post theirs) until the updated public state arrives at a screen: a client subscribed as the
+`dashboard` user on loopback, in a process of its own as every real screen is (bench_screen.py;
+both sides read CLOCK_MONOTONIC). That path includes the rules, the durable journal commit and
 the broker. Each input waits for the previous one's state, so the figures are not queueing.
 `service_*` is the part up to the service handing the update to its outlets (rules + journal).
 `--pause-ms` waits that long (untimed) before each input, as a table does between presses: the box
@@ -23,11 +24,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-
 from device.box.jobs import InputJob, PressJob
 from device.box.service import Update
+from device.network.mqtt.bench_screen import Screen, Settings, now_ns
 from device.network.mqtt.broker import start_broker
 from device.network.mqtt.link import MqttLink
 from device.simulation.simbox import SimBox
@@ -44,33 +43,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered), max(1, rank)) - 1]
 
 
-class _StateWatcher:
-    """A dashboard-like client that notes the `seq` of every public state that arrives."""
-
-    def __init__(self) -> None:
-        self.seq = -1
-        self.arrived = threading.Condition()
-
-    def on_message(self, client: Any, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        try:
-            seq = int(json.loads(message.payload).get("seq", -1))
-        except (ValueError, TypeError, AttributeError):
-            return
-        with self.arrived:
-            self.seq = max(self.seq, seq)
-            self.arrived.notify_all()
-
-    def wait_for(self, seq: int, timeout: float) -> bool:
-        with self.arrived:
-            return self.arrived.wait_for(lambda: self.seq >= seq, timeout)
-
-
 class _Stamp:
     """An outlet that notes when the service hands out each update (rules and journal done), its
     seq, and whether the public state changed (only then is a new state published)."""
 
     def __init__(self) -> None:
-        self.last = 0.0
+        self.last = 0  # now_ns()
         self.seq = 0
         self.changed = False
         self._public: dict[str, Any] | None = None
@@ -78,7 +56,7 @@ class _Stamp:
 
     def deliver(self, update: Update) -> None:
         with self.handled:
-            self.last = time.perf_counter()
+            self.last = now_ns()
             self.changed = update.public != self._public
             self._public = update.public
             self.seq = update.seq
@@ -103,21 +81,16 @@ def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int 
     game = load_game(box.service.selected)
     rng = random.Random(seed)
     link: MqttLink | None = None
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="houston-bench")
+    screen: Screen | None = None
     try:
         box.command("start_game", {"game": game.info.id, "options": game.demo_options()})
         link = MqttLink(box.service, host="127.0.0.1", port=broker.port, username="box",
                         password=broker.passwords["box"]).start()
         if not link.connection.wait_connected(10):
             raise RuntimeError("the box did not connect to the broker")
-        watcher = _StateWatcher()
-        client.username_pw_set("dashboard", broker.passwords["dashboard"])
-        client.on_message = watcher.on_message
-        client.on_connect = lambda c, *a: c.subscribe(link.topics.state if link else "", qos=1)
-        client.connect("127.0.0.1", broker.port)
-        client.loop_start()
-        if not watcher.wait_for(0, 10):
-            raise RuntimeError("no state arrived")
+        screen = Screen(Settings("127.0.0.1", broker.port, "dashboard", broker.passwords["dashboard"],
+                                 link.topics.state))
+        screen.arrival(0, 30)  # the retained state: the screen is up and subscribed
         stamp = _Stamp()
         box.service.outlets = [stamp, *box.service.outlets]
         latencies: list[float] = []
@@ -133,7 +106,7 @@ def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int 
             if pause_ms > 0:
                 time.sleep(pause_ms / 1000)
             before = stamp.seq
-            start = time.perf_counter()
+            start = now_ns()
             _post(box, inp)
             if not stamp.wait_after(before, 5):
                 raise RuntimeError("the service did not handle an input")
@@ -141,15 +114,13 @@ def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int 
                 skipped += 1
                 box.service.wait_idle()
                 continue
-            if not watcher.wait_for(stamp.seq, 5):
-                raise RuntimeError(f"state {stamp.seq} never arrived")
-            latencies.append((time.perf_counter() - start) * 1000)
-            in_service.append((stamp.last - start) * 1000)
+            latencies.append((screen.arrival(stamp.seq, 5) - start) / 1e6)
+            in_service.append((stamp.last - start) / 1e6)
             box.service.wait_idle()
         p99 = percentile(latencies, 99)
         return {
             "bench": "mqtt",
-            "path": "service queue -> rules -> journal commit -> broker -> dashboard client",
+            "path": "service queue -> rules -> journal commit -> broker -> dashboard client (own process)",
             "game": game.info.id,
             "inputs": inputs,
             "skipped": skipped,
@@ -166,8 +137,8 @@ def measure(inputs: int, directory: Path, game_id: str | None = None, seed: int 
             "data_dir": str(directory / "data"),
         }
     finally:
-        client.loop_stop()
-        client.disconnect()
+        if screen is not None:
+            screen.close()
         if link is not None:
             link.stop()
         box.close()
