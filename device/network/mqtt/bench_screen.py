@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +123,7 @@ class Screen:
             [sys.executable, "-m", "device.network.mqtt.bench_screen"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, text=True, env=env)
         assert self._process.stdin is not None and self._process.stdout is not None
-        self._process.stdin.write(json.dumps(settings.__dict__) + "\n")
+        self._process.stdin.write(json.dumps(asdict(settings)) + "\n")
         self._process.stdin.flush()
         self._arrivals: deque[tuple[int, int]] = deque(maxlen=ARRIVALS_KEPT)
         self._latest = -1
