@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision import decks
+from device.hardware.vision.badge_finder import BadgeColour, BadgeFinder, _chroma_planes
 from device.hardware.vision.captures import iter_hold, single_frame
 from device.hardware.vision.card_art import BADGE_BGR, render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
@@ -53,3 +54,38 @@ def test_a_badge_the_features_miss_is_still_judged_and_named(synthetic_refs: Ref
     for _ in range(4):
         result, calls = _judgements(ident, next(frames))
         assert calls > 0 and result is not None and result.card == "badge-red"
+
+
+def _field_mask_by_definition(finder: BadgeFinder, small: np.ndarray, badge: BadgeColour) -> np.ndarray:
+    """The field mask as first written: the median of each lit pixel's chromaticity distance
+    (unlit ones far), under the tolerance."""
+    chroma = small / (small.sum(axis=2)[..., None] + 1e-3)
+    dist = np.abs(chroma - badge.chroma.astype(np.float32)).sum(axis=2)
+    dist = np.where(small.sum(axis=2) >= 60, dist, 9.0).astype(np.float32)
+    return cv2.medianBlur(dist, 5) <= finder.tolerance
+
+
+def test_the_badge_field_mask_is_its_definition_bit_for_bit(synthetic_refs: ReferenceSet) -> None:
+    """The finder thresholds each channel plane, then takes the median of the thresholded mask
+    (cheaper, and the same pixels: both monotone); a badge hold and badge-coloured patches, with
+    a patch of the same hue too dark to count."""
+    ident = Identifier([synthetic_refs])
+    finder = ident._badge_finder
+    frames = [next(iter_hold(render_card(decks.SYNTHETIC_DECK, "badge-red"), 1494, "medium"))]
+    for i, colour in enumerate(("red", "blue", "green", "yellow", "purple")):
+        frame = single_frame(None, 1200 + i, "medium")
+        cv2.fillConvexPoly(frame, np.int32([[180, 110], [420, 140], [400, 400], [170, 370]]), BADGE_BGR[colour])
+        dim = tuple(int(c) // 12 for c in BADGE_BGR[colour])  # its hue, too dark for chromaticity to count
+        cv2.rectangle(frame, (20, 20), (140, 100), dim, -1)
+        frames.append(frame)
+    compared = 0
+    for frame in frames:
+        small = cv2.pyrDown(frame).astype(np.float32)
+        planes, lit = _chroma_planes(small)
+        for badge in finder.badges:
+            want = _field_mask_by_definition(finder, small, badge)
+            got = cv2.medianBlur(finder._near(planes, lit, badge).view(np.uint8), 5).astype(bool)
+            assert np.array_equal(got, want), ident.labels[badge.card]
+            compared += int(want.any())
+        assert len(finder.candidates(frame)) == len(finder.candidates(frame, cv2.pyrDown(frame)))
+    assert compared >= 6  # the masks compared were not all empty

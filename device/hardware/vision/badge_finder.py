@@ -76,34 +76,27 @@ class BadgeFinder:
         self.min_solidity = min_solidity  # field pixels / hull area (emblem, fingers, glare are holes)
         self.join_px = join_px  # closing kernel at half resolution
 
-    def candidates(self, frame: np.ndarray) -> list[tuple[int, np.ndarray]]:
-        """(badge card index, frame -> card homography) for each plausible badge orientation."""
+    def candidates(self, frame: np.ndarray, small: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
+        """(badge card index, frame -> card homography) for each plausible badge orientation.
+        `small` is the frame's `pyrDown` when the caller has it already (the identifier does)."""
         if not self.badges or frame.ndim != 3:
             return []
-        small = cv2.pyrDown(frame).astype(np.float32)
+        small_f = (cv2.pyrDown(frame) if small is None else small).astype(np.float32)
         # A cheap look first, at an eighth of the size: which fields' colours cover enough of the
         # frame at all? (An empty table usually has none, and then costs ~1 ms here.)
-        tiny = cv2.resize(small, (small.shape[1] // 4, small.shape[0] // 4), interpolation=cv2.INTER_AREA)
-        tiny_total = tiny.sum(axis=2)
-        tiny_chroma = tiny / (tiny_total[..., None] + 1e-3)
-        tiny_lit = tiny_total >= 60
-        present = [
-            b
-            for b in self.badges
-            if np.mean(tiny_lit & (np.abs(tiny_chroma - b.chroma.astype(np.float32)).sum(axis=2) <= self.tolerance))
-            >= 0.6 * self.min_area
-        ]
+        tiny = cv2.resize(small_f, (small_f.shape[1] // 4, small_f.shape[0] // 4), interpolation=cv2.INTER_AREA)
+        tiny_planes, tiny_lit = _chroma_planes(tiny)
+        share, n = 0.6 * self.min_area, tiny_lit.size
+        present = [b for b in self.badges if np.count_nonzero(self._near(tiny_planes, tiny_lit, b)) / n >= share]
         if not present:
             return []
-        total = small.sum(axis=2)
-        chroma = small / (total[..., None] + 1e-3)
-        lit = total >= 60  # chromaticity of near-black pixels is noise
+        planes, lit = _chroma_planes(small_f)
         out = []
         for badge in present:
-            dist = np.abs(chroma - badge.chroma.astype(np.float32)).sum(axis=2)
-            # Sensor noise speckles a dim field: a median keeps the patch whole.
-            dist = cv2.medianBlur(np.where(lit, dist, 9.0).astype(np.float32), 5)
-            quad = self._quad((dist <= self.tolerance).astype(np.uint8))
+            # Sensor noise speckles a dim field: a median keeps the patch whole. (The median of
+            # the thresholded distance is the threshold of the median distance: both monotone.)
+            near = cv2.medianBlur(self._near(planes, lit, badge).view(np.uint8), 5)
+            quad = self._quad(near)
             if quad is None:
                 continue
             quad = quad * 2.0 + 0.5  # back to full-frame pixels
@@ -111,6 +104,16 @@ class BadgeFinder:
                 h = cv2.getPerspectiveTransform(np.roll(quad, shift, axis=0).astype(np.float32), badge.field)
                 out.append((badge.card, h))
         return out
+
+    def _near(self, planes: tuple[np.ndarray, ...], lit: np.ndarray, badge: BadgeColour) -> np.ndarray:
+        """Lit pixels within `tolerance` (L1) of the badge's field chromaticity, one channel plane
+        at a time: summing a pixel's three channels along the last axis is numpy's slow path
+        (the same sum, in the same order, so the same bits)."""
+        c = badge.chroma.astype(np.float32)
+        dist = np.abs(planes[0] - c[0])
+        dist += np.abs(planes[1] - c[1])
+        dist += np.abs(planes[2] - c[2])
+        return (dist <= self.tolerance) & lit
 
     def _quad(self, mask: np.ndarray) -> np.ndarray | None:
         """Four corners (clockwise) of the largest solid patch of the mask, or None."""
@@ -141,6 +144,16 @@ class BadgeFinder:
         if _signed_area(quad) < 0:  # make the order clockwise (y down)
             quad = quad[::-1]
         return quad
+
+
+def _chroma_planes(img: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """Per-channel chromaticity planes of a float32 BGR image, and where it is lit enough for
+    chromaticity to mean anything (near-black pixels' chromaticity is noise)."""
+    b, g, r = (np.ascontiguousarray(img[..., k]) for k in range(3))
+    total = b + g
+    total += r
+    denom = total + np.float32(1e-3)
+    return (b / denom, g / denom, r / denom), total >= 60
 
 
 def _signed_area(quad: np.ndarray) -> float:

@@ -218,7 +218,7 @@ class Identifier:
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         self._badge_finder = BadgeFinder(badges)
         self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
-        self._views_cache = _NO_VIEWS
+        self._views_cache: list[np.ndarray | None] = [None, None]
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
         self._plain_layouts = self._make_plain_layouts() if self.t.plain_evidence else {}
@@ -322,7 +322,7 @@ class Identifier:
         try:
             return self._identify(frame)
         finally:
-            self._views_of, self._views_cache, self._in_identify = None, _NO_VIEWS, False
+            self._views_of, self._views_cache, self._in_identify = None, [None, None], False
             self._dense_feats = None
 
     def _identify(self, frame: np.ndarray) -> Identification:
@@ -470,8 +470,8 @@ class Identifier:
         correlate best with that face (the emblem decides; a flat field does not), best first.
         The checks cost ~5-10 ms per fit judged. (Before alignment the rough fit can rank the
         right orientation last.)"""
-        found = self._badge_finder.candidates(frame)
-        grey = cv2.cvtColor(self._views(frame)[0], cv2.COLOR_BGR2GRAY) if found else None
+        found = self._badge_finder.candidates(frame, self._half(frame) if frame.ndim == 3 else None)
+        grey = cv2.cvtColor(self._half(frame), cv2.COLOR_BGR2GRAY) if found else None
         out: list[tuple[int, np.ndarray | None, np.ndarray]] = []
         k = 0
         while k < len(found):
@@ -535,7 +535,7 @@ class Identifier:
         face (ECC: correlation, so light level does not matter). None if it does not converge.
         With `detail`, a second pass at detail-face resolution (twice the thumbnail's), where
         only the part of the card inside the frame is compared."""
-        grey = self._views(frame)[1]
+        grey = self._grey_view(frame)
         h = rough
         passes = [(THUMB_SCALE, THUMB_W, THUMB_H, self._thumbs_grey_f[card][..., 0], 60)]
         if detail and self._details_f is not None:
@@ -806,21 +806,35 @@ class Identifier:
             self._dense_feats = self.extractor.frame_dense(frame)
         return self._dense_feats
 
-    def _views(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The frame at half size (BGR) and in grey, computed once per frame: every fit judged and
-        every alignment needs them (up to a dozen times on a frame with a badge-coloured patch)."""
-        if self._views_of is frame:
-            return self._views_cache
-        small = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        if self._in_identify:  # kept only while one identify() call looks at this frame
-            self._views_of, self._views_cache = frame, (small, grey)
-        return small, grey
+    def _half(self, frame: np.ndarray) -> np.ndarray:
+        """The frame at half size (BGR), made once per identify(): the fits judged and the badge
+        finder all need it, and many frames need no grey view."""
+        cache = self._view_cache(frame)
+        half = cache[0]
+        if half is None:
+            half = cache[0] = cv2.pyrDown(frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
+        return half
+
+    def _grey_view(self, frame: np.ndarray) -> np.ndarray:
+        """The frame in grey, made once per identify() (the ECC alignments need it)."""
+        cache = self._view_cache(frame)
+        grey = cache[1]
+        if grey is None:
+            grey = cache[1] = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        return grey
+
+    def _view_cache(self, frame: np.ndarray) -> list[np.ndarray | None]:
+        """The views kept for this frame: only while one identify() call looks at it (a camera
+        may reuse one buffer), else a fresh, unkept list."""
+        if self._views_of is not frame or not self._in_identify:
+            self._views_of = frame if self._in_identify else None
+            self._views_cache = [None, None]
+        return self._views_cache
 
     def _warp_back(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame seen in thumbnail card coordinates, and which thumbnail pixels were in view."""
         self._grey = frame.ndim == 2
-        small = self._views(frame)[0]
+        small = self._half(frame)
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
         # Glare saturates every channel: those pixels say nothing about the face under them.
@@ -1054,7 +1068,6 @@ def _hue_of(field: np.ndarray, white: np.ndarray) -> np.ndarray:
     return (v - v.mean()).astype(np.float64)
 
 
-_NO_VIEWS = (np.zeros((0, 0, 3), np.uint8), np.zeros((0, 0), np.uint8))
 _COLOUR_PAIR_SHARE = 0.4  # look-alikes differing over this much of the card differ by a field colour
 _INNER_PIXELS = (THUMB_H - 4) * (THUMB_W - 4)
 _TWIN_SHARE = 0.03  # faces differing on less than this share of the card are near-twins
