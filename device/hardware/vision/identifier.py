@@ -326,7 +326,7 @@ class Identifier:
             self._dense_feats = None
 
     def _identify(self, frame: np.ndarray) -> Identification:
-        feats = self.extractor.frame(frame)
+        feats = self.extractor.frame(self._grey_view(frame))  # one grey view for every ORB pass and ECC
         pooled: Identification | None = None
         if self.t.pooled == "first":
             pooled = self._pooled(frame, feats)
@@ -425,7 +425,7 @@ class Identifier:
         if not fitted and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
             # Some template features but no fit: a small or blurred card. More, weaker corners.
             local = self.t.pooled_local == "instead"
-            dense = self.extractor.frame_local(frame) if local else self._dense(frame)
+            dense = self.extractor.frame_local(self._grey_view(frame)) if local else self._dense(frame)
             result, fitted = self._pooled_judged(frame, self._localiser.match(dense.points, dense.descriptors))
         if result.is_match or not fitted:
             return result
@@ -803,7 +803,7 @@ class Identifier:
         """The frame's dense corners, computed once per identify(): the pooled localiser's retry
         and the families' dense retry both look at them (ORB on 1,500 corners is ~5-7 ms)."""
         if self._dense_feats is None or not self._in_identify:
-            self._dense_feats = self.extractor.frame_dense(frame)
+            self._dense_feats = self.extractor.frame_dense(self._grey_view(frame))
         return self._dense_feats
 
     def _half(self, frame: np.ndarray) -> np.ndarray:
