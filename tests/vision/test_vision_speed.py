@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision import decks
+from device.hardware.vision.appearance import standardise
 from device.hardware.vision.badge_finder import BadgeColour, BadgeFinder, _chroma_planes
 from device.hardware.vision.captures import iter_hold, single_frame
 from device.hardware.vision.card_art import BADGE_BGR, render_card
@@ -89,3 +90,19 @@ def test_the_badge_field_mask_is_its_definition_bit_for_bit(synthetic_refs: Refe
             compared += int(want.any())
         assert len(finder.candidates(frame)) == len(finder.candidates(frame, cv2.pyrDown(frame)))
     assert compared >= 6  # the masks compared were not all empty
+
+
+def _standardise_as_written_first(x: np.ndarray) -> np.ndarray:
+    inv_n = 1.0 / x.shape[-2]
+    x = x - np.add.reduce(x, axis=-2, keepdims=True) * inv_n
+    return x / (np.sqrt(np.add.reduce(x * x, axis=-2, keepdims=True) * inv_n) + 1e-3)
+
+
+def test_standardise_keeps_the_bits_of_its_first_form() -> None:
+    """Channel-major with sequential sums: the same additions in the same order (a pairwise sum
+    would differ in the last bits, and a near tie in a duel could then go the other way)."""
+    rng = np.random.default_rng(13)
+    for n, lead in ((20, ()), (700, ()), (2500, (2,)), (1300, (60,)), (5000, (1,))):
+        for dtype in (np.float32, np.float64):
+            x = (rng.normal(size=(*lead, n, 3)) * 40 + 90).astype(dtype)
+            assert np.array_equal(standardise(x), _standardise_as_written_first(x)), (n, lead, dtype)

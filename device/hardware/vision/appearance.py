@@ -50,7 +50,19 @@ def correlate(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarra
 
 
 def standardise(x: np.ndarray) -> np.ndarray:
-    """Zero mean, unit deviation per colour channel along the pixel axis (second to last)."""
+    """Zero mean, unit deviation per colour channel along the pixel axis (second to last).
+
+    Worked on channel-major rows (a pixel's 3 channels innermost made every numpy loop 3 long),
+    with sequential sums: numpy's reduce over the pixel axis of the pixel-major array added pixel
+    after pixel, and `add.accumulate` does the same additions, so the bits are those of
+    `x - x.mean(axis=-2)`, `/ x.std(axis=-2)` computed that way."""
     inv_n = 1.0 / x.shape[-2]  # sums times 1/n: np.mean's bookkeeping costs more than the sums here
-    x = x - np.add.reduce(x, axis=-2, keepdims=True) * inv_n
-    return x / (np.sqrt(np.add.reduce(x * x, axis=-2, keepdims=True) * inv_n) + 1e-3)
+    rows = np.ascontiguousarray(np.swapaxes(x, -2, -1))
+    rows = rows - _sequential_sums(rows) * inv_n
+    rows = rows / (np.sqrt(_sequential_sums(rows * rows) * inv_n) + 1e-3)
+    return np.ascontiguousarray(np.swapaxes(rows, -2, -1))
+
+
+def _sequential_sums(rows: np.ndarray) -> np.ndarray:
+    """Each row's sum, added left to right (not pairwise), kept as a column."""
+    return np.add.accumulate(rows, axis=-1)[..., -1:]
