@@ -106,3 +106,7 @@ def test_standardise_keeps_the_bits_of_its_first_form() -> None:
         for dtype in (np.float32, np.float64):
             x = (rng.normal(size=(*lead, n, 3)) * 40 + 90).astype(dtype)
             assert np.array_equal(standardise(x), _standardise_as_written_first(x)), (n, lead, dtype)
+    faces = rng.normal(size=(60, 88, 63, 3)).astype(np.float32)
+    masked = faces[np.arange(5, 60)][:, rng.random((88, 63)) < 0.4]  # pixels outermost in memory
+    assert not masked.flags.c_contiguous
+    assert np.array_equal(standardise(masked), _standardise_as_written_first(masked))

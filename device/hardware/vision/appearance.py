@@ -52,15 +52,25 @@ def correlate(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarra
 def standardise(x: np.ndarray) -> np.ndarray:
     """Zero mean, unit deviation per colour channel along the pixel axis (second to last).
 
-    Worked on channel-major rows (a pixel's 3 channels innermost made every numpy loop 3 long),
-    with sequential sums: numpy's reduce over the pixel axis of the pixel-major array added pixel
-    after pixel, and `add.accumulate` does the same additions, so the bits are those of
-    `x - x.mean(axis=-2)`, `/ x.std(axis=-2)` computed that way."""
+    A C-ordered array has a pixel's 3 channels innermost, and every numpy loop over it was 3 long:
+    it is worked on channel-major rows instead. numpy's reduce over the pixel axis adds pixel after
+    pixel, and `add.accumulate` on the rows makes the same additions in the same order: the same
+    bits. Other layouts (a mask applied across faces puts the pixels outermost) keep the reduce,
+    which is fast there."""
+    if not x.flags.c_contiguous or x.ndim < 2:
+        return _standardise_by_reduce(x)
     inv_n = 1.0 / x.shape[-2]  # sums times 1/n: np.mean's bookkeeping costs more than the sums here
     rows = np.ascontiguousarray(np.swapaxes(x, -2, -1))
     rows = rows - _sequential_sums(rows) * inv_n
     rows = rows / (np.sqrt(_sequential_sums(rows * rows) * inv_n) + 1e-3)
     return np.ascontiguousarray(np.swapaxes(rows, -2, -1))
+
+
+def _standardise_by_reduce(x: np.ndarray) -> np.ndarray:
+    """`standardise` as first written, for layouts where numpy's reduce has long inner loops."""
+    inv_n = 1.0 / x.shape[-2]
+    x = x - np.add.reduce(x, axis=-2, keepdims=True) * inv_n
+    return x / (np.sqrt(np.add.reduce(x * x, axis=-2, keepdims=True) * inv_n) + 1e-3)
 
 
 def _sequential_sums(rows: np.ndarray) -> np.ndarray:
