@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+
+from device.network.mqtt.probe import Probe
 
 
 def now_ns() -> int:
@@ -65,28 +66,26 @@ def _seq_of(payload: bytes | bytearray) -> int | None:
     return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
 
 
-def run(settings: Settings) -> int:
-    """Print each arriving state's seq and time until stdin closes."""
-    out = sys.stdout
+class _StatePrinter(Probe):
+    """The tests' recording client, printing each state's seq and arrival instead of keeping it
+    (a bench run would otherwise keep every payload)."""
 
-    def on_message(client: Any, userdata: Any, message: mqtt.MQTTMessage) -> None:
+    def _message(self, client: Any, userdata: Any, message: mqtt.MQTTMessage) -> None:
         arrived = now_ns()
         seq = _seq_of(message.payload)
         if seq is not None:
-            out.write(f"state {seq} {arrived}\n")
-            out.flush()
+            sys.stdout.write(f"state {seq} {arrived}\n")
+            sys.stdout.flush()
 
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"houston-bench-screen-{os.getpid()}")
-    client.username_pw_set(settings.username, settings.password)
-    client.on_message = on_message
-    client.on_connect = lambda c, *a: c.subscribe(settings.topic, qos=1)
-    client.connect(settings.host, settings.port)
-    client.loop_start()
+
+def run(settings: Settings) -> int:
+    """Print each arriving state's seq and time until stdin closes."""
+    screen = _StatePrinter(settings.port, settings.username, settings.password, (settings.topic,),
+                           host=settings.host, timeout=30.0)
     try:
         sys.stdin.read()  # until the bench closes it
     finally:
-        client.loop_stop()
-        client.disconnect()
+        screen.close()
     return 0
 
 
