@@ -7,7 +7,7 @@ import numpy as np
 
 from device.hardware.vision import decks
 from device.hardware.vision.appearance import standardise
-from device.hardware.vision.badge_finder import BadgeColour, BadgeFinder, _chroma_planes
+from device.hardware.vision.badge_finder import BadgeColour, BadgeFinder, _chroma_planes, _near
 from device.hardware.vision.captures import iter_hold, single_frame
 from device.hardware.vision.card_art import BADGE_BGR, render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
@@ -85,7 +85,8 @@ def test_the_badge_field_mask_is_its_definition_bit_for_bit(synthetic_refs: Refe
         planes, lit = _chroma_planes(small)
         for badge in finder.badges:
             want = _field_mask_by_definition(finder, small, badge)
-            got = cv2.medianBlur(finder._near(planes, lit, badge).view(np.uint8), 5).astype(bool)
+            near = _near(planes, lit, badge.chroma.astype(np.float32), finder.tolerance)
+            got = cv2.medianBlur(near.view(np.uint8), 5).astype(bool)
             assert np.array_equal(got, want), ident.labels[badge.card]
             compared += int(want.any())
         assert len(finder.candidates(frame)) == len(finder.candidates(frame, cv2.pyrDown(frame)))

@@ -31,6 +31,7 @@ class BadgeColour:
     chroma: np.ndarray  # 3 floats summing to 1 (B, G, R shares)
     field: np.ndarray
     bgr: np.ndarray  # the field's colour on the enrolled face (median B, G, R)
+    mask: np.ndarray | None = None  # thumbnail-size float32: 1 where the enrolled face is field colour
 
 
 def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_FIELD_SHARE) -> list[BadgeColour]:
@@ -55,7 +56,7 @@ def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_
         x, y, w, h = (int(v) for v in stats[k, :4])
         s = 1.0 / THUMB_SCALE
         quad = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]) * np.float32(s)
-        out.append(BadgeColour(i, chroma, quad, field))
+        out.append(BadgeColour(i, chroma, quad, field, mask.astype(np.float32)))
     return out
 
 
@@ -69,12 +70,18 @@ class BadgeFinder:
         min_area: float = 0.03,
         min_solidity: float = 0.45,
         join_px: int = 9,
+        seek_radius: float = 0.0,
+        max_drift: float = 0.3,
+        fit_scale: float = 0.0,
     ):
         self.badges = badges
         self.tolerance = tolerance  # L1 distance in chromaticity (casts move it by up to ~0.1)
         self.min_area = min_area  # share of the frame the field must cover
         self.min_solidity = min_solidity  # field pixels / hull area (emblem, fingers, glare are holes)
         self.join_px = join_px  # closing kernel at half resolution
+        self.seek_radius = seek_radius  # > 0: follow the field's colour under a cast (see _seek)
+        self.max_drift = max_drift  # ... at most this far (L1 chromaticity) from the enrolled one
+        self.fit_scale = fit_scale  # > 0: fit the field's outline by ECC at this share of thumbnail size
 
     def candidates(self, frame: np.ndarray, small: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
         """(badge card index, frame -> card homography) for each plausible badge orientation.
@@ -86,34 +93,83 @@ class BadgeFinder:
         # frame at all? (An empty table usually has none, and then costs ~1 ms here.)
         tiny = cv2.resize(small_f, (small_f.shape[1] // 4, small_f.shape[0] // 4), interpolation=cv2.INTER_AREA)
         tiny_planes, tiny_lit = _chroma_planes(tiny)
-        share, n = 0.6 * self.min_area, tiny_lit.size
-        present = [b for b in self.badges if np.count_nonzero(self._near(tiny_planes, tiny_lit, b)) / n >= share]
+        need = 0.6 * self.min_area * tiny_lit.size
+        present: list[tuple[BadgeColour, np.ndarray]] = []
+        for b in self.badges:
+            chroma = self._seek(tiny_planes, tiny_lit, b.chroma.astype(np.float32), need)
+            if chroma is not None:
+                present.append((b, chroma))
         if not present:
             return []
         planes, lit = _chroma_planes(small_f)
         out = []
-        for badge in present:
+        for badge, chroma in present:
             # Sensor noise speckles a dim field: a median keeps the patch whole. (The median of
             # the thresholded distance is the threshold of the median distance: both monotone.)
-            near = cv2.medianBlur(self._near(planes, lit, badge).view(np.uint8), 5)
+            near = cv2.medianBlur(_near(planes, lit, chroma, self.tolerance).view(np.uint8), 5)
             quad = self._quad(near)
             if quad is None:
                 continue
             quad = quad * 2.0 + 0.5  # back to full-frame pixels
+            if self.fit_scale > 0:
+                quad = self._fit_outline(near, badge, quad)
             for shift in range(4):
                 h = cv2.getPerspectiveTransform(np.roll(quad, shift, axis=0).astype(np.float32), badge.field)
                 out.append((badge.card, h))
         return out
 
-    def _near(self, planes: tuple[np.ndarray, ...], lit: np.ndarray, badge: BadgeColour) -> np.ndarray:
-        """Lit pixels within `tolerance` (L1) of the badge's field chromaticity, one channel plane
-        at a time: summing a pixel's three channels along the last axis is numpy's slow path
-        (the same sum, in the same order, so the same bits)."""
-        c = badge.chroma.astype(np.float32)
-        dist = np.abs(planes[0] - c[0])
-        dist += np.abs(planes[1] - c[1])
-        dist += np.abs(planes[2] - c[2])
-        return (dist <= self.tolerance) & lit
+    def _seek(self, planes: tuple[np.ndarray, ...], lit: np.ndarray, c0: np.ndarray, need: float) -> np.ndarray | None:
+        """The field's chromaticity in this frame, or None when too little of the frame is near it.
+        A lamp's colour temperature or the camera's white balance moves a field's chromaticity by
+        up to ~0.2 (L1), past the tolerance; with `seek_radius` the colour is followed: the median
+        chromaticity of the pixels within the radius of the enrolled colour, then within the
+        tolerance of that (a mean-shift step each), kept when it drifted at most `max_drift`."""
+        c = c0
+        if self.seek_radius > 0:
+            for radius in (self.seek_radius, self.tolerance):
+                sel = _near(planes, lit, c, radius)
+                if np.count_nonzero(sel) < need:
+                    return None
+                c = np.float32([np.median(p[sel]) for p in planes])
+                c /= c.sum()
+            if float(np.abs(c - c0).sum()) > self.max_drift:
+                return None
+        return c if np.count_nonzero(_near(planes, lit, c, self.tolerance)) >= need else None
+
+    def _fit_outline(self, near: np.ndarray, badge: BadgeColour, quad: np.ndarray) -> np.ndarray:
+        """The quad refined so the badge's field (its enrolled field mask) lies on the frame's
+        field-coloured pixels (ECC on the two masks; pixels outside the frame are not compared).
+        The patch's own outline is wrong when the card runs off the frame's edge or a finger
+        cuts a corner; the field's shape still fixes where the card lies. One fit per patch, in
+        the finder's first orientation (the outline dominates the emblem's hole); the quad of
+        the fit gives all four orientations. The patch's quad where ECC fails."""
+        s, field_mask = self.fit_scale, badge.mask
+        if field_mask is None:
+            return quad
+        tmask = cv2.resize(field_mask, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        th, tw = tmask.shape
+        pad = max(2, round(0.1 * min(th, tw)))
+        size = (tw + 2 * pad, th + 2 * pad)
+        to_t = np.array([[1.0, 0, pad], [0, 1.0, pad], [0, 0, 1.0]]) @ np.diag(
+            [tw * THUMB_SCALE / field_mask.shape[1], th * THUMB_SCALE / field_mask.shape[0], 1.0]
+        )
+        rough = cv2.getPerspectiveTransform(quad.astype(np.float32), badge.field).astype(np.float64)
+        m = to_t @ rough @ np.diag([2.0, 2.0, 1.0])  # half-size frame -> padded template
+        obs = cv2.warpPerspective(near.astype(np.float32), m, size, flags=cv2.INTER_LINEAR)
+        inside = cv2.warpPerspective(np.full(near.shape, 255, np.uint8), m, size, flags=cv2.INTER_NEAREST)
+        template = np.zeros((size[1], size[0]), np.float32)
+        template[pad : pad + th, pad : pad + tw] = tmask
+        criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-4)
+        try:
+            _, w = cv2.findTransformECC(
+                template, obs, np.eye(3, dtype=np.float32), cv2.MOTION_HOMOGRAPHY, criteria, inside, 5
+            )
+            fit = np.linalg.inv(to_t) @ np.linalg.inv(w.astype(np.float64)) @ m @ np.diag([0.5, 0.5, 1.0])
+            refined = cv2.perspectiveTransform(badge.field.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(fit))
+        except (cv2.error, np.linalg.LinAlgError):
+            return quad
+        refined = refined.reshape(4, 2).astype(np.float32)
+        return refined if np.all(np.isfinite(refined)) and _signed_area(refined) > 0 else quad
 
     def _quad(self, mask: np.ndarray) -> np.ndarray | None:
         """Four corners (clockwise) of the largest solid patch of the mask, or None."""
@@ -144,6 +200,16 @@ class BadgeFinder:
         if _signed_area(quad) < 0:  # make the order clockwise (y down)
             quad = quad[::-1]
         return quad
+
+
+def _near(planes: tuple[np.ndarray, ...], lit: np.ndarray, c: np.ndarray, tolerance: float) -> np.ndarray:
+    """Lit pixels within `tolerance` (L1) of chromaticity c, one channel plane at a time:
+    summing a pixel's three channels along the last axis is numpy's slow path (the same sum, in
+    the same order, so the same bits)."""
+    dist = np.abs(planes[0] - c[0])
+    dist += np.abs(planes[1] - c[1])
+    dist += np.abs(planes[2] - c[2])
+    return (dist <= tolerance) & lit
 
 
 def _chroma_planes(img: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray]:

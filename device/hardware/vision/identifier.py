@@ -97,6 +97,10 @@ class Thresholds:
     badge_orientations: int = 2  # badge orientations judged per colour patch, best-fitting first (of 4)
     badge_min_view: float = 0.1  # a colour patch whose best aligned view correlates less with the badge's
     # face is not judged at all (speed: matches seen at >= 0.24, most ceiling and card patches < 0.1)
+    badge_seek: float = 0.2  # follow a badge field's colour under a colour cast from this radius (0: off)
+    badge_max_drift: float = 0.2  # ... at most this far from the enrolled chromaticity (L1)
+    badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
+    # of thumbnail size; 0: off): a badge running off the frame's edge has a wrong patch outline
     pooled: str = "after"  # the deck-pooled localiser: "first", "after" the families, or "off"
     pooled_method: int = cv2.USAC_PROSAC  # pooled pairs come sorted by distinctiveness
     pooled_iters: int = 2000
@@ -216,7 +220,12 @@ class Identifier:
         self._grey = False
         self._own: dict[int, np.ndarray] = {}
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
-        self._badge_finder = BadgeFinder(badges)
+        self._badge_finder = BadgeFinder(
+            badges,
+            seek_radius=self.t.badge_seek,
+            max_drift=self.t.badge_max_drift,
+            fit_scale=self.t.badge_fit_scale,
+        )
         self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
         self._views_cache: list[np.ndarray | None] = [None, None]
         self._in_identify = False
@@ -689,12 +698,13 @@ class Identifier:
         unique = int(own[xy[:, 1], xy[:, 0]].sum())
         deck, card = self.labels[winner]
         score = _confidence(sim, margin, inliers, self.t)
+        min_sim, min_whole = self.t.min_similarity, self.t.min_whole
         ok = (
             coverage >= self.t.min_coverage
-            and sim >= self.t.min_similarity
+            and sim >= min_sim
             and margin >= self.t.min_margin
             and unique >= self.t.min_own_inliers
-            and whole >= self.t.min_whole
+            and whole >= min_whole
             and beats_outsider
             and self._twin_decided(twin_margin, twin_coverage, blank)
             and plain_colour <= self.t.max_plain_colour
