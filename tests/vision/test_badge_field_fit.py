@@ -95,9 +95,9 @@ def test_a_badge_running_off_the_frame_edge_is_fitted_by_its_field(badges: tuple
 
 def test_badges_off_the_edge_are_named(synthetic_refs: ReferenceSet) -> None:
     """End to end: the five badges each cut by 90, 120 and 150 px at the left edge. Without the fit
-    2 of the 15 were named when this was written, with it 5 (ECC's first pass still compares
-    the black beyond the frame's edge); never a wrong card."""
-    off = Identifier([synthetic_refs], Thresholds(badge_fit_scale=0.0))
+    (and with ECC comparing the whole warped card) 4 of the 15 were named when this was written,
+    with it 12; never a wrong card."""
+    off = Identifier([synthetic_refs], Thresholds(badge_fit_scale=0.0, align_inside_only=False))
     on = Identifier([synthetic_refs])
     named_off = named_on = 0
     for name in ("badge-red", "badge-blue", "badge-green", "badge-yellow", "badge-purple"):
@@ -110,4 +110,4 @@ def test_badges_off_the_edge_are_named(synthetic_refs: ReferenceSet) -> None:
                 if r.is_match:
                     named_off += was == "off"
                     named_on += was == "on"
-    assert named_on >= named_off + 3, (named_off, named_on)
+    assert named_on >= 10 and named_on >= named_off + 4, (named_off, named_on)

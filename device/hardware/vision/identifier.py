@@ -101,6 +101,7 @@ class Thresholds:
     badge_max_drift: float = 0.2  # ... at most this far from the enrolled chromaticity (L1)
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
     # of thumbnail size; 0: off): a badge running off the frame's edge has a wrong patch outline
+    align_inside_only: bool = True  # ECC's first pass compares only the part of the card inside the frame
     pooled: str = "after"  # the deck-pooled localiser: "first", "after" the families, or "off"
     pooled_method: int = cv2.USAC_PROSAC  # pooled pairs come sorted by distinctiveness
     pooled_iters: int = 2000
@@ -117,6 +118,8 @@ class Thresholds:
     max_plain_colour: float = 0.12  # field hue and level against the card's white (log colour, gamma fitted)
     max_plain_chroma: float = 0.22  # ... or, for a card with no white to judge against, its chromaticity (L1)
     max_plain_layout: float = 0.15  # its emblem and white seen as field, or its field as white (share)
+    plain_min_similarity: float = 0.4  # a plain-field winner, whose field colour and layout were checked
+    plain_min_whole: float = 0.4  # ... needs only these (a flat face's band-passed correlation is low)
 
 
 @dataclass(frozen=True)
@@ -555,7 +558,7 @@ class Identifier:
             m = scale @ h
             warped = cv2.warpPerspective(grey, m, (w_px, h_px), flags=cv2.INTER_AREA).astype(np.float32)
             mask = None
-            if k > 0:
+            if k > 0 or self.t.align_inside_only:
                 inside = np.full(grey.shape, 255, np.uint8)
                 mask = cv2.warpPerspective(inside, m, (w_px, h_px), flags=cv2.INTER_NEAREST)
                 if (mask > 0).mean() < 0.3:
@@ -699,6 +702,9 @@ class Identifier:
         deck, card = self.labels[winner]
         score = _confidence(sim, margin, inliers, self.t)
         min_sim, min_whole = self.t.min_similarity, self.t.min_whole
+        if winner in self._plain_layouts:  # its own field colour and layout are checked below
+            min_sim = min(min_sim, self.t.plain_min_similarity)
+            min_whole = min(min_whole, self.t.plain_min_whole)
         ok = (
             coverage >= self.t.min_coverage
             and sim >= min_sim
