@@ -118,8 +118,6 @@ class Thresholds:
     max_plain_colour: float = 0.12  # field hue and level against the card's white (log colour, gamma fitted)
     max_plain_chroma: float = 0.22  # ... or, for a card with no white to judge against, its chromaticity (L1)
     max_plain_layout: float = 0.15  # its emblem and white seen as field, or its field as white (share)
-    plain_min_similarity: float = 0.4  # a plain-field winner, whose field colour and layout were checked
-    plain_min_whole: float = 0.4  # ... needs only these (a flat face's band-passed correlation is low)
 
 
 @dataclass(frozen=True)
@@ -701,16 +699,12 @@ class Identifier:
         unique = int(own[xy[:, 1], xy[:, 0]].sum())
         deck, card = self.labels[winner]
         score = _confidence(sim, margin, inliers, self.t)
-        min_sim, min_whole = self.t.min_similarity, self.t.min_whole
-        if winner in self._plain_layouts:  # its own field colour and layout are checked below
-            min_sim = min(min_sim, self.t.plain_min_similarity)
-            min_whole = min(min_whole, self.t.plain_min_whole)
         ok = (
             coverage >= self.t.min_coverage
-            and sim >= min_sim
+            and sim >= self.t.min_similarity
             and margin >= self.t.min_margin
             and unique >= self.t.min_own_inliers
-            and whole >= min_whole
+            and whole >= self.t.min_whole
             and beats_outsider
             and self._twin_decided(twin_margin, twin_coverage, blank)
             and plain_colour <= self.t.max_plain_colour
