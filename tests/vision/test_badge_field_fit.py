@@ -1,4 +1,4 @@
-"""The badge finder under a colour cast and with the card running off the frame's edge (stop 26).
+"""The badge finder under a colour cast and with the card running off the frame's edge (stop 27).
 
 Frames here are made by hand, so the truth is known exactly: a badge face warped by a known
 homography onto a dim, textured table. The finder's candidates are compared with that truth.
@@ -10,17 +10,15 @@ import cv2
 import numpy as np
 import pytest
 
-from device.hardware.vision import card_art, decks
+from device.hardware.vision import decks
 from device.hardware.vision.badge_finder import BadgeFinder, field_colours
 from device.hardware.vision.captures import single_frame
-from device.hardware.vision.card_art import CARD_H, CARD_W, render_card
+from device.hardware.vision.card_art import CARD_H, CARD_W, draw_badge, render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import ReferenceSet
 
 FRAME_W, FRAME_H = 640, 480
 CARD_CORNERS = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
-
-
 Gains = tuple[float, float, float]
 
 
@@ -55,8 +53,8 @@ def _badge(ident: Identifier, found: list, name: str):
 
 
 def test_a_colour_cast_past_the_tolerance_is_followed(badges: tuple[Identifier, list]) -> None:
-    """A warm lamp moves the blue badge's chromaticity by 0.19 (L1), past the tolerance (0.15): the fixed colour
-    finds nothing, seeking the colour from the enrolled one finds the patch."""
+    """A warm lamp moves the blue badge's chromaticity by 0.19 (L1), past the tolerance (0.15): the
+    fixed colour finds nothing, seeking the colour from the enrolled one finds the patch."""
     ident, found = badges
     blue = _badge(ident, found, "badge-blue")
     corners = np.float32([[200, 90], [430, 110], [420, 420], [190, 400]])
@@ -117,11 +115,7 @@ def test_badges_off_the_edge_are_named(synthetic_refs: ReferenceSet) -> None:
 def _badge_face(bgr: tuple[int, int, int]) -> np.ndarray:
     """An own-art badge in a colour the deck does not enroll."""
     face = np.zeros((CARD_H, CARD_W, 3), np.uint8)
-    card_art.BADGE_BGR["unenrolled"] = bgr
-    try:
-        card_art._draw_badge(face, "unenrolled")
-    finally:
-        del card_art.BADGE_BGR["unenrolled"]
+    draw_badge(face, bgr)
     return face
 
 

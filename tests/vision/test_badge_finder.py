@@ -97,4 +97,3 @@ def test_enrolled_plain_cards_keep_their_names(text_refs: ReferenceSet) -> None:
     assert all(a == t for a, b, t in zip(after, before, truth, strict=True) if b == t), (before, after)
     assert all(a in (None, t) for a, t in zip(after, truth, strict=True)), after
     assert sum(a == t for a, t in zip(after, truth, strict=True)) >= 5
-

@@ -31,7 +31,7 @@ class BadgeColour:
     chroma: np.ndarray  # 3 floats summing to 1 (B, G, R shares)
     field: np.ndarray
     bgr: np.ndarray  # the field's colour on the enrolled face (median B, G, R)
-    mask: np.ndarray | None = None  # thumbnail-size float32: 1 where the enrolled face is field colour
+    mask: np.ndarray  # thumbnail-size float32: 1 where the enrolled face is field colour
 
 
 def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_FIELD_SHARE) -> list[BadgeColour]:
@@ -71,7 +71,7 @@ class BadgeFinder:
         min_solidity: float = 0.45,
         join_px: int = 9,
         seek_radius: float = 0.0,
-        max_drift: float = 0.3,
+        max_drift: float = 0.2,
         fit_scale: float = 0.0,
     ):
         self.badges = badges
@@ -82,6 +82,8 @@ class BadgeFinder:
         self.seek_radius = seek_radius  # > 0: follow the field's colour under a cast (see _seek)
         self.max_drift = max_drift  # ... at most this far (L1 chromaticity) from the enrolled one
         self.fit_scale = fit_scale  # > 0: fit the field's outline by ECC at this share of thumbnail size
+        # each badge's field mask at that size, padded, and its card -> template transform (made once)
+        self._templates = {b.card: _fit_template(b, fit_scale) for b in badges} if fit_scale > 0 else {}
 
     def candidates(self, frame: np.ndarray, small: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
         """(badge card index, frame -> card homography) for each plausible badge orientation.
@@ -143,22 +145,12 @@ class BadgeFinder:
         cuts a corner; the field's shape still fixes where the card lies. One fit per patch, in
         the finder's first orientation (the outline dominates the emblem's hole); the quad of
         the fit gives all four orientations. The patch's quad where ECC fails."""
-        s, field_mask = self.fit_scale, badge.mask
-        if field_mask is None:
-            return quad
-        tmask = cv2.resize(field_mask, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
-        th, tw = tmask.shape
-        pad = max(2, round(0.1 * min(th, tw)))
-        size = (tw + 2 * pad, th + 2 * pad)
-        to_t = np.array([[1.0, 0, pad], [0, 1.0, pad], [0, 0, 1.0]]) @ np.diag(
-            [tw * THUMB_SCALE / field_mask.shape[1], th * THUMB_SCALE / field_mask.shape[0], 1.0]
-        )
+        template, to_t = self._templates[badge.card]
+        size = (template.shape[1], template.shape[0])
         rough = cv2.getPerspectiveTransform(quad.astype(np.float32), badge.field).astype(np.float64)
         m = to_t @ rough @ np.diag([2.0, 2.0, 1.0])  # half-size frame -> padded template
         obs = cv2.warpPerspective(near.astype(np.float32), m, size, flags=cv2.INTER_LINEAR)
         inside = cv2.warpPerspective(np.full(near.shape, 255, np.uint8), m, size, flags=cv2.INTER_NEAREST)
-        template = np.zeros((size[1], size[0]), np.float32)
-        template[pad : pad + th, pad : pad + tw] = tmask
         criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-4)
         try:
             _, w = cv2.findTransformECC(
@@ -200,6 +192,21 @@ class BadgeFinder:
         if _signed_area(quad) < 0:  # make the order clockwise (y down)
             quad = quad[::-1]
         return quad
+
+
+def _fit_template(badge: BadgeColour, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """The badge's field mask at `scale` of thumbnail size with a margin of 10% (where a frame's
+    field pixels beyond the fitted outline still count against the fit), and the transform from
+    canonical card coordinates to that template."""
+    tmask = cv2.resize(badge.mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    th, tw = tmask.shape
+    pad = max(2, round(0.1 * min(th, tw)))
+    template = np.zeros((th + 2 * pad, tw + 2 * pad), np.float32)
+    template[pad : pad + th, pad : pad + tw] = tmask
+    to_t = np.array([[1.0, 0, pad], [0, 1.0, pad], [0, 0, 1.0]]) @ np.diag(
+        [tw * THUMB_SCALE / badge.mask.shape[1], th * THUMB_SCALE / badge.mask.shape[0], 1.0]
+    )
+    return template, to_t
 
 
 def _near(planes: tuple[np.ndarray, ...], lit: np.ndarray, c: np.ndarray, tolerance: float) -> np.ndarray:

@@ -133,8 +133,8 @@ def _draw_name(img: np.ndarray, card_id: str) -> None:
     cv2.putText(img, name, (x, 54), _FONT, scale, (20, 20, 20), 2)
 
 
-def _draw_badge(img: np.ndarray, colour: str) -> None:
-    bgr = BADGE_BGR[colour]
+def draw_badge(img: np.ndarray, bgr: tuple[int, int, int]) -> None:
+    """A team badge's face in field colour `bgr` (an enrolled colour, or any other for negatives)."""
     img[:] = (245, 245, 245)
     cv2.rectangle(img, (12, 12), (CARD_W - 13, CARD_H - 13), bgr, -1)
     cv2.rectangle(img, (12, 12), (CARD_W - 13, CARD_H - 13), (25, 25, 25), 3)
@@ -233,7 +233,7 @@ def render_card(deck: str, card_id: str) -> np.ndarray:
             _draw_text_card(img, card_id)
         return img
     if card_id.startswith("badge-") and card_id[6:] in BADGE_BGR:
-        _draw_badge(img, card_id[6:])
+        draw_badge(img, BADGE_BGR[card_id[6:]])
         return img
     _draw_frame(img, deck, role_of(card_id))
     twin = card_id.endswith(TWIN_SUFFIX)
