@@ -26,7 +26,7 @@ from device.simulation.simbox import SimBox
 from games.core import Chance, ChanceRequest, Input, Press, Scan, Shuffle, to_data
 from games.registry import load_game
 from games.session import Session
-from tests.support.broker import Probe
+from tests.support.broker import Probe, by_topic, public_stream
 
 DECK_GAMES = ["hwhad"]  # the twin-swap proof needs a deal of interchangeable cards
 TEAMS = ["red", "blue", "green", "yellow"]
@@ -191,19 +191,6 @@ def all_delivered(probe: Probe, box: SimBox) -> None:
     else:
         match = probe.wait_for(lambda m: m.topic.endswith("/state") and m.json()["seq"] == last.seq)
     assert match is not None
-
-
-def public_stream(probe: Probe, box_id: str) -> list[tuple[str, bytes]]:
-    return [(m.topic.replace(box_id, "<box>"), m.payload.replace(box_id.encode(), b"<box>"))
-            for m in probe.messages]
-
-
-def by_topic(stream: list[tuple[str, bytes]]) -> dict[str, list[bytes]]:
-    """Each topic's payloads in the order they came."""
-    topics: dict[str, list[bytes]] = {}
-    for topic, payload in stream:
-        topics.setdefault(topic, []).append(payload)
-    return topics
 
 
 def before_reveal(stream: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:

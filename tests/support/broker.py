@@ -48,6 +48,22 @@ class Probe(probe.Probe):
         return super().wait_for(match, timeout, start)
 
 
+def public_stream(probe: Probe, box_id: str) -> list[tuple[str, bytes]]:
+    """What `probe` got, as (topic, payload) with the box id written <box>, so two boxes' streams
+    can be compared."""
+    return [(m.topic.replace(box_id, "<box>"), m.payload.replace(box_id.encode(), b"<box>"))
+            for m in probe.messages]
+
+
+def by_topic(stream: list[tuple[str, bytes]]) -> dict[str, list[bytes]]:
+    """Each topic's payloads in the order they came: MQTT keeps the order within a topic, not
+    across topics (the retained messages a new subscriber gets come in any order)."""
+    topics: dict[str, list[bytes]] = {}
+    for topic, payload in stream:
+        topics.setdefault(topic, []).append(payload)
+    return topics
+
+
 def page_config(broker: Broker) -> dict[str, Any]:
     """What a box's dashboard page needs to reach `broker` over WebSockets as the dashboard user."""
     return {"ws_url": f"ws://127.0.0.1:{broker.ws_port}", "username": "dashboard",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from games.core import Input, Press, Scan
 from games.whales.rules import GAME
 from games.whales.state import OFFER_CARD
+from tests.support.broker import by_topic, public_stream
 from tests.support.demo import play_demo
 
 
@@ -36,9 +37,9 @@ def test_the_card_held_face_down_changes_nothing_public(linked, probes):
         box, link = linked("whales", GAME.demo_options())
         dash = probes("dashboard", (f"houston/{link.topics.box}/#",))
         team = probes(offerer, (link.topics.team(offerer),))
-        for first in ("availability", "state", "log", "summary"):  # what the link publishes on connect
-            topic = f"houston/{link.topics.box}/{first}"
-            assert dash.wait_for(lambda m, t=topic: m.topic == t), f"no {topic}"
+        topics = link.topics
+        for first in (topics.availability, topics.state, topics.log, topics.summary):  # on connect
+            assert dash.wait_for(lambda m, t=first: m.topic == t), f"no {first}"
         for inp in [*played, Scan(face_down), Press(receiver)]:
             drive(box, inp)
         assert box.session.state.phase == "decide" and box.session.state.offered == face_down
@@ -51,14 +52,10 @@ def test_the_card_held_face_down_changes_nothing_public(linked, probes):
                                  {k: v for k, v in m.json().items() if k != "schema"} == w, 3)
         view = box.service.team_views()[offerer]
         assert team.wait_for(lambda m, v=view: m.json()["view"] == v, 3)
-        box_id = link.topics.box
-        by_topic: dict[str, list[bytes]] = {}
-        for m in dash.messages:
-            by_topic.setdefault(m.topic.replace(box_id, "<box>"), []).append(
-                m.payload.replace(box_id.encode(), b"<box>"))
-        streams.append(by_topic)
+        stream = public_stream(dash, link.topics.box)
+        streams.append(by_topic(stream))
         private.append([m.payload for m in team.messages])
-        text = b"".join(p for payloads in by_topic.values() for p in payloads).decode()
+        text = b"".join(p for _, p in stream).decode()
         assert GAME.card_name(face_down) not in text and face_down not in text
     assert sum(len(payloads) for payloads in streams[0].values()) > 50
     assert streams[0] == streams[1]
