@@ -487,6 +487,7 @@ class Identifier:
         found = self._badge_finder.candidates(frame, self._half(frame) if frame.ndim == 3 else None)
         grey = cv2.cvtColor(self._half(frame), cv2.COLOR_BGR2GRAY) if found else None
         out: list[tuple[int, np.ndarray | None, np.ndarray]] = []
+        rank_iters = self.t.badge_rank_iters if 0 < self.t.badge_rank_iters < self.t.badge_align_iters else 0
         k = 0
         while k < len(found):
             card = found[k][0]
@@ -495,7 +496,6 @@ class Identifier:
             face = self._thumbs_grey_f[card][..., 0].ravel()
             face = face - face.mean()
             scored: list[tuple[float, np.ndarray | None, np.ndarray]] = []
-            rank_iters = self.t.badge_rank_iters if 0 < self.t.badge_rank_iters < self.t.badge_align_iters else 0
             for rough in group:
                 aligned = self._align(frame, card, rough, iters=rank_iters or self.t.badge_align_iters)
                 h = aligned if aligned is not None and _card_corners_in_frame(aligned) is not None else rough
