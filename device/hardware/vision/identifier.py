@@ -120,6 +120,10 @@ class Thresholds:
     max_plain_colour: float = 0.12  # field hue and level against the card's white (log colour, gamma fitted)
     max_plain_chroma: float = 0.22  # ... or, for a card with no white to judge against, its chromaticity (L1)
     max_plain_layout: float = 0.15  # its emblem and white seen as field, or its field as white (share)
+    max_plain_ink_hue: float = 0.12  # ... or against its dark ink (log colour), for a card with no white
+    plain_ink: str = "all"  # which plain cards with no white beside their field are judged against their
+    # ink: "all" (stop 31), "neutral" (a white or grey field only, which had no evidence), "off" (before:
+    # a coloured field by its chromaticity alone, a white one by nothing)
 
 
 @dataclass(frozen=True)
@@ -275,10 +279,18 @@ class Identifier:
                 continue  # not a plain card (or a photo whose field is shaded: features alone decide)
             f = np.median(face[fm], axis=0)
             chroma = f / (f.sum() + 1e-3)
+            neutral = np.abs(chroma - 1 / 3).sum() < self.t.badge_min_chroma
+            # Its ink (a dark emblem clear of edges): the reference when the field is its only white.
+            im = cv2.erode(((dist > 120) & (face.max(axis=2) <= _INK_LEVEL)).astype(np.uint8), _K3).astype(bool)
+            im &= self._inner
+            ink = self.t.plain_ink == "all" or (self.t.plain_ink == "neutral" and neutral)
             if wm.sum() >= 15:
                 w = np.median(face[wm], axis=0)
                 out[p.card] = _PlainLayout(fm, nm, wm, _hue_of(f, w), _level_of(f, w), chroma)
-            elif np.abs(chroma - 1 / 3).sum() >= self.t.badge_min_chroma:
+            elif ink and im.sum() >= 15:
+                k = np.median(face[im], axis=0)
+                out[p.card] = _PlainLayout(fm, nm, im, _hue_of(f, k), _level_of(f, k), chroma, by_ink=True)
+            elif not neutral:
                 # No white to judge the field against (a thin ring): its chromaticity, absolutely.
                 out[p.card] = _PlainLayout(fm, nm, None, np.zeros(3), 0.0, chroma)
         return out
@@ -775,6 +787,10 @@ class Identifier:
         gamma = float(np.clip(v @ ref / norm, 0.6, 1.6)) if norm > 1e-6 else 1.0
         hue = float(np.linalg.norm(v - gamma * ref))
         # The field's level against the white, with that gamma (a darker card of the same hue).
+        if lay.by_ink:
+            # Against its dark ink the field's hue alone: the ink's level moves with blur and
+            # flare, and a shadow on the field is a mix of field and ink (no layout either).
+            return hue * self.t.max_plain_colour / self.t.max_plain_ink_hue, 0.0  # scaled to the hue's bar
         level = abs(_level_of(f, w) - gamma * lay.level)
         hue = max(hue, _LEVEL_WEIGHT * level)
         # Each pixel as a mix of the frame's own field and white (blur, antialiasing); pixels far
@@ -1062,6 +1078,7 @@ _FLAT_FIELD = 25  # BGR (L1) within which half a plain card's face has its field
 # cards: at most a third, also from photos; plain cards: 0.6-0.8 from scans)
 _CLEAR_COLOUR = 0.25  # share of the plain-card colour bar under which a field is clearly its colour
 _LEVEL_WEIGHT = 0.5  # a field's level against its white moves with shadows more than its hue does
+_INK_LEVEL = 90  # BGR: no channel above this is a card's dark ink
 _NO_EVIDENCE = 9.0  # a plain card with too little of its field or white in view
 
 
@@ -1075,6 +1092,7 @@ class _PlainLayout:
     hue: np.ndarray  # _hue_of(field colour, white) on the enrolled face
     level: float  # _level_of(field colour, white) on the enrolled face
     chroma: np.ndarray  # the field's chromaticity on the enrolled face
+    by_ink: bool = False  # `white` is the card's dark ink (a white field has no other white)
 
 
 def _level_of(field: np.ndarray, white: np.ndarray) -> float:
