@@ -525,7 +525,9 @@ class Identifier:
             for j in order:
                 aligned = scored[j][1]
                 if rank_iters and aligned is not None:  # the chosen ones: the rest of their alignment
-                    aligned = self._align(frame, card, aligned, iters=self.t.badge_align_iters - rank_iters)
+                    more = self._align(frame, card, aligned, iters=self.t.badge_align_iters - rank_iters)
+                    # (ECC failing to go on keeps the part already aligned, not only the rough fit)
+                    aligned = more if more is not None and _card_corners_in_frame(more) is not None else aligned
                 out.append((card, aligned, scored[j][2]))
         return out
 
