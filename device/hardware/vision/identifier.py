@@ -767,7 +767,9 @@ class Identifier:
         - layout: of the face's non-field pixels in view, the share the frame shows in the
           field's colour (the emblem is not there), plus the field pixels that look like the
           card's white, over the non-field count (another emblem is there). Fingers and shadows
-          look like neither, so they do not count."""
+          look like neither, so they do not count.
+        A card with no white beside its field (a white field, a thin ring) is judged by the hue
+        alone against its dark ink instead (stop 31), or else by its chromaticity."""
         lay = self._plain_layouts.get(winner)
         if lay is None or self._grey:
             return 0.0, 0.0
@@ -788,11 +790,11 @@ class Identifier:
         norm = float(ref @ ref)
         gamma = float(np.clip(v @ ref / norm, 0.6, 1.6)) if norm > 1e-6 else 1.0
         hue = float(np.linalg.norm(v - gamma * ref))
-        # The field's level against the white, with that gamma (a darker card of the same hue).
         if lay.by_ink:
             # Against its dark ink the field's hue alone: the ink's level moves with blur and
             # flare, and a shadow on the field is a mix of field and ink (no layout either).
             return hue * self.t.max_plain_colour / self.t.max_plain_ink_hue, 0.0  # scaled to the hue's bar
+        # The field's level against the white, with that gamma (a darker card of the same hue).
         level = abs(_level_of(f, w) - gamma * lay.level)
         hue = max(hue, _LEVEL_WEIGHT * level)
         # Each pixel as a mix of the frame's own field and white (blur, antialiasing); pixels far
@@ -1081,7 +1083,7 @@ _FLAT_FIELD = 25  # BGR (L1) within which half a plain card's face has its field
 _CLEAR_COLOUR = 0.25  # share of the plain-card colour bar under which a field is clearly its colour
 _LEVEL_WEIGHT = 0.5  # a field's level against its white moves with shadows more than its hue does
 _INK_LEVEL = 90  # BGR: no channel above this is a card's dark ink
-_NO_EVIDENCE = 9.0  # a plain card with too little of its field or white in view
+_NO_EVIDENCE = 9.0  # a plain card with too little of its field or white (or ink) in view
 
 
 @dataclass(frozen=True)
