@@ -4,24 +4,18 @@ evidence at all and the others only an absolute chromaticity, which a colour cas
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from device.hardware.vision import decks
 from device.hardware.vision.captures import single_frame
-from device.hardware.vision.card_art import CARD_H, CARD_W, draw_badge, render_card
+from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import ReferenceSet
+from tests.vision.test_badge_field_fit import _badge_face as badge_face
 
 # Unenrolled badge colours beside enrolled ones: pink beside white (no colour evidence before),
 # lime beside yellow and maroon beside red (the chromaticity bar let them through).
 _NEARBY = {"pink": (180, 130, 240), "lime": (40, 230, 160), "maroon": (40, 30, 130)}
-
-
-def _badge_face(bgr: tuple[int, int, int]) -> np.ndarray:
-    face = np.zeros((CARD_H, CARD_W, 3), np.uint8)
-    draw_badge(face, bgr)
-    return face
 
 
 def test_every_own_badge_is_judged_against_its_ink(synthetic_refs: ReferenceSet) -> None:
@@ -41,7 +35,7 @@ def test_every_own_badge_is_judged_against_its_ink(synthetic_refs: ReferenceSet)
 def test_unenrolled_badges_of_nearby_colours_are_not_named(synthetic_refs: ReferenceSet) -> None:
     """Tuning seeds of the stop-31 probe (36000+): without the ink the old judge names some."""
     frames = [
-        (name, single_frame(_badge_face(bgr), 36000 + 100 * i + 10 * j + s, difficulty, "ceiling"))
+        (name, single_frame(badge_face(bgr), 36000 + 100 * i + 10 * j + s, difficulty, "ceiling"))
         for i, (name, bgr) in enumerate(_NEARBY.items())
         for j, difficulty in enumerate(("easy", "medium"))
         for s in range(4)

@@ -280,16 +280,17 @@ class Identifier:
             f = np.median(face[fm], axis=0)
             chroma = f / (f.sum() + 1e-3)
             neutral = np.abs(chroma - 1 / 3).sum() < self.t.badge_min_chroma
-            # Its ink (a dark emblem clear of edges): the reference when the field is its only white.
-            im = cv2.erode(((dist > 120) & (face.max(axis=2) <= _INK_LEVEL)).astype(np.uint8), _K3).astype(bool)
-            im &= self._inner
             ink = self.t.plain_ink == "all" or (self.t.plain_ink == "neutral" and neutral)
             if wm.sum() >= 15:
                 w = np.median(face[wm], axis=0)
                 out[p.card] = _PlainLayout(fm, nm, wm, _hue_of(f, w), _level_of(f, w), chroma)
-            elif ink and im.sum() >= 15:
+                continue
+            # Its ink (a dark emblem clear of edges): the reference when the field is its only white.
+            im = cv2.erode(((dist > 120) & (face.max(axis=2) <= _INK_LEVEL)).astype(np.uint8), _K3).astype(bool)
+            im &= self._inner
+            if ink and im.sum() >= 15:  # (no level: _plain_evidence judges the hue alone against ink)
                 k = np.median(face[im], axis=0)
-                out[p.card] = _PlainLayout(fm, nm, im, _hue_of(f, k), _level_of(f, k), chroma, by_ink=True)
+                out[p.card] = _PlainLayout(fm, nm, im, _hue_of(f, k), 0.0, chroma, by_ink=True)
             elif not neutral:
                 # No white to judge the field against (a thin ring): its chromaticity, absolutely.
                 out[p.card] = _PlainLayout(fm, nm, None, np.zeros(3), 0.0, chroma)
