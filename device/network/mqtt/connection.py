@@ -55,7 +55,8 @@ class Connection:
         self.subscriptions = list(subscriptions)
         self._on_connected = on_connected
         self._on_message = on_message
-        self.connected = threading.Event()
+        self.connected = threading.Event()  # CONNACK came: publishing is possible
+        self.ready = threading.Event()  # ... and the SUBACK too: commands sent now reach the box
         self.connects = 0  # successful connections so far (tests and the bench read it)
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, transport=transport)
         if username:
@@ -76,7 +77,10 @@ class Connection:
         self.client.loop_start()
 
     def wait_connected(self, timeout: float) -> bool:
-        return self.connected.wait(timeout)
+        """Connected and subscribed. Waiting only for the CONNACK let a client that connected
+        just after see its command dropped: the broker had the box's session but not yet its
+        subscriptions (a flake on two busy cores)."""
+        return self.ready.wait(timeout)
 
     def publish(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> mqtt.MQTTMessageInfo | None:
         """Send if connected; otherwise drop it (the latest retained state is republished on connect)."""
@@ -95,6 +99,7 @@ class Connection:
             except (RuntimeError, ValueError) as exc:
                 log.warning("last message not sent: %s", exc)
         self.connected.clear()  # a clean stop is not a lost connection: no warning
+        self.ready.clear()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -122,14 +127,18 @@ class Connection:
         the QoS 1 messages left in flight by the lost connection, so what `on_connected` publishes
         now lands after them: stale retained state cannot overwrite the fresh one."""
         self.connects += 1
-        if self._on_connected is not None:
-            self._on_connected()
+        try:
+            if self._on_connected is not None:
+                self._on_connected()
+        finally:
+            self.ready.set()
 
     def _disconnected(self, client: mqtt.Client, userdata: object, flags: object, reason: object,
                       properties: object = None) -> None:
         if self.connected.is_set():
             log.warning("MQTT disconnected from %s:%s: %s", self.host, self.port, reason)
         self.connected.clear()
+        self.ready.clear()
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         if self._on_message is not None:
