@@ -13,9 +13,10 @@ import pytest
 from device.hardware.vision import decks
 from device.hardware.vision.badge_finder import BadgeFinder, field_colours
 from device.hardware.vision.captures import single_frame
-from device.hardware.vision.card_art import CARD_H, CARD_W, draw_badge, render_card
+from device.hardware.vision.card_art import CARD_H, CARD_W, render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import ReferenceSet
+from tests.support.badges import badge_face
 
 FRAME_W, FRAME_H = 640, 480
 CARD_CORNERS = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
@@ -112,13 +113,6 @@ def test_badges_off_the_edge_are_named(synthetic_refs: ReferenceSet) -> None:
     assert named_on >= named_off + 3, (named_off, named_on)
 
 
-def _badge_face(bgr: tuple[int, int, int]) -> np.ndarray:
-    """An own-art badge in a colour the deck does not enroll."""
-    face = np.zeros((CARD_H, CARD_W, 3), np.uint8)
-    draw_badge(face, bgr)
-    return face
-
-
 def test_seeking_a_colour_adds_no_false_accepts_of_nearby_colours(synthetic_refs: ReferenceSet) -> None:
     """Following a cast must not name an unenrolled badge of a nearby colour (navy beside blue, maroon
     beside red, olive beside yellow) more often than the fixed colour did. A stop-27 trial that also
@@ -130,7 +124,7 @@ def test_seeking_a_colour_adds_no_false_accepts_of_nearby_colours(synthetic_refs
     on = Identifier([synthetic_refs])
     accepted = {"off": 0, "on": 0}
     for i, bgr in enumerate(((120, 60, 30), (50, 30, 140), (40, 140, 140))):
-        face = _badge_face(bgr)
+        face = badge_face(bgr)
         for j, difficulty in enumerate(("easy", "medium")):
             for s in range(4):
                 frame = single_frame(face, 37000 + 100 * i + 10 * j + s, difficulty, "ceiling")

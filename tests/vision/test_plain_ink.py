@@ -11,7 +11,7 @@ from device.hardware.vision.captures import single_frame
 from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import ReferenceSet
-from tests.vision.test_badge_field_fit import _badge_face as badge_face
+from tests.support.badges import badge_face
 
 # Unenrolled badge colours beside enrolled ones: pink beside white (no colour evidence before),
 # lime beside yellow and maroon beside red (the chromaticity bar let them through).
@@ -54,3 +54,10 @@ def test_enrolled_badges_keep_their_names_on_easy_frames(synthetic_refs: Referen
     face = render_card(decks.SYNTHETIC_DECK, card)
     named = [ident.identify(single_frame(face, 39600 + s, "easy", "ceiling")) for s in range(4)]
     assert [r.card for r in named if r.is_match] == [card] * 4, named
+
+
+def test_an_unknown_plain_ink_setting_is_refused() -> None:
+    """A misspelt trial (`tuning --set plain_ink=al`) must fail, not quietly mean "off"."""
+    with pytest.raises(ValueError, match="plain_ink"):
+        Thresholds(plain_ink="al")
+    assert Thresholds(plain_ink="neutral").plain_ink == "neutral"

@@ -53,6 +53,7 @@ from device.hardware.vision.references import (
 )
 
 _BIG = 1 << 20
+PLAIN_INK_CHOICES = ("all", "neutral", "off")  # Thresholds.plain_ink
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,11 @@ class Thresholds:
     plain_ink: str = "all"  # which plain cards with no white beside their field are judged against their
     # ink: "all" (stop 31), "neutral" (a white or grey field only, which had no evidence), "off" (before:
     # a coloured field by its chromaticity alone, a white one by nothing)
+
+    def __post_init__(self) -> None:
+        # a misspelt trial setting must not quietly mean "off"
+        if self.plain_ink not in PLAIN_INK_CHOICES:
+            raise ValueError(f"plain_ink must be one of {', '.join(PLAIN_INK_CHOICES)}, not {self.plain_ink!r}")
 
 
 @dataclass(frozen=True)
