@@ -122,6 +122,10 @@ class Thresholds:
     max_plain_chroma: float = 0.22  # ... or, for a card with no white to judge against, its chromaticity (L1)
     max_plain_layout: float = 0.15  # its emblem and white seen as field, or its field as white (share)
     max_plain_ink_hue: float = 0.12  # ... or against its dark ink (log colour), for a card with no white
+    plain_min_similarity: float = 0.5  # > 0: the duel's similarity bar for a plain card judged against its
+    # own white (hue, level and layout all measured), whose flat field band-passes to noise in the duel,
+    plain_sure_colour: float = 0.03  # ... when its field's colour error is at most this (a nearby colour's
+    # is more: the low bar alone let sky through as blue)
     plain_ink: str = "all"  # which plain cards with no white beside their field are judged against their
     # ink: "all" (stop 31), "neutral" (a white or grey field only, which had no evidence), "off" (before:
     # a coloured field by its chromaticity alone, a white one by nothing)
@@ -733,7 +737,7 @@ class Identifier:
         score = _confidence(sim, margin, inliers, self.t)
         ok = (
             coverage >= self.t.min_coverage
-            and sim >= self.t.min_similarity
+            and sim >= self._similarity_bar(winner, plain_colour)
             and margin >= self.t.min_margin
             and unique >= self.t.min_own_inliers
             and whole >= self.t.min_whole
@@ -761,6 +765,15 @@ class Identifier:
             plain_colour=plain_colour,
             plain_layout=plain_layout,
         )
+
+    def _similarity_bar(self, winner: int, plain_colour: float) -> float:
+        """The duel's similarity bar for this winner: lower for a plain card whose own white gives
+        it the full plain evidence (hue, level and layout) and whose field's colour is close."""
+        bar = self.t.min_similarity
+        lay = self._plain_layouts.get(winner)
+        full = lay is not None and lay.white is not None and not lay.by_ink and not self._grey
+        sure = full and plain_colour <= self.t.plain_sure_colour
+        return self.t.plain_min_similarity if sure and 0 < self.t.plain_min_similarity < bar else bar
 
     def _plain_evidence(self, valid: np.ndarray, winner: int) -> tuple[float, float]:
         """What a plain-field winner's face shows that a plain field of another card would not:
