@@ -126,6 +126,7 @@ class Thresholds:
     # own white (hue, level and layout all measured), whose flat field band-passes to noise in the duel,
     plain_sure_colour: float = 0.03  # ... when its field's colour error is at most this (a nearby colour's
     # is more: the low bar alone let sky through as blue)
+    plain_unshade: bool = True  # an enrolled plain card's shading is taken out before its layout is measured
     plain_ink: str = "all"  # which plain cards with no white beside their field are judged against their
     # ink: "all" (stop 31), "neutral" (a white or grey field only, which had no evidence), "off" (before:
     # a coloured field by its chromaticity alone, a white one by nothing)
@@ -278,7 +279,7 @@ class Identifier:
         its other parts and its white, measured on its own face (see _plain_evidence)."""
         out: dict[int, _PlainLayout] = {}
         for p in field_colours(self.thumbs, 0.0):
-            face = self._thumbs_f[p.card]
+            face = _unshaded(self._thumbs_f[p.card], p.mask > 0) if self.t.plain_unshade else self._thumbs_f[p.card]
             dist = np.abs(face - p.bgr.astype(np.float32)).sum(axis=2)
             fm = cv2.erode((dist < 60).astype(np.uint8), _K5).astype(bool) & self._inner
             nm = cv2.erode((dist > 120).astype(np.uint8), _K5).astype(bool) & self._inner
@@ -1117,6 +1118,27 @@ class _PlainLayout:
     level: float  # _level_of(field colour, white) on the enrolled face
     chroma: np.ndarray  # the field's chromaticity on the enrolled face
     by_ink: bool = False  # `white` is the card's dark ink (a white field has no other white)
+
+
+def _unshaded(face: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """An enrolled face with the lamp's shading taken out: a photo's field darkens towards one
+    side by 10-20%, and measured flat it no longer counted as one field, so the card lost its
+    plain evidence. The field's brightness (its pixels found by chromaticity, which shading does
+    not move) is fitted by a quadratic in x and y, and the face divided by it over its mean. A flat
+    scan's fit is constant: its face is unchanged."""
+    h, w = field.shape
+    ys, xs = np.nonzero(field)
+    if len(xs) < 50:
+        return face
+    def terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        x, y = x / w - 0.5, y / h - 0.5
+        return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+    level = face[ys, xs].mean(axis=1).astype(np.float64)
+    coef, *_ = np.linalg.lstsq(terms(xs.astype(np.float64), ys.astype(np.float64)), level, rcond=None)
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float64)
+    surface = terms(gx, gy) @ coef
+    gain = (level.mean() / np.maximum(surface, 1.0)).astype(np.float32)
+    return np.clip(face * gain[..., None], 0.0, 255.0)
 
 
 def _level_of(field: np.ndarray, white: np.ndarray) -> float:
