@@ -1121,8 +1121,8 @@ class _PlainLayout:
 
 
 def _unshaded(face: np.ndarray, field: np.ndarray) -> np.ndarray:
-    """An enrolled face with the lamp's shading taken out: a photo's field darkens towards one
-    side by 10-20%, and measured flat it no longer counted as one field, so the card lost its
+    """An enrolled face with the lamp's shading taken out: a photo's field can darken towards one
+    side by 10-20%, and measured flat it then no longer counted as one field, so the card lost its
     plain evidence. The field's brightness (its pixels found by chromaticity, which shading does
     not move) is fitted by a quadratic in x and y, and the face divided by it over its mean. A flat
     scan's fit is constant: its face is unchanged."""
@@ -1130,15 +1130,17 @@ def _unshaded(face: np.ndarray, field: np.ndarray) -> np.ndarray:
     ys, xs = np.nonzero(field)
     if len(xs) < 50:
         return face
-    def terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        x, y = x / w - 0.5, y / h - 0.5
-        return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
     level = face[ys, xs].mean(axis=1).astype(np.float64)
-    coef, *_ = np.linalg.lstsq(terms(xs.astype(np.float64), ys.astype(np.float64)), level, rcond=None)
+    coef, *_ = np.linalg.lstsq(_quadratic_terms(xs / w - 0.5, ys / h - 0.5), level, rcond=None)
     gy, gx = np.mgrid[0:h, 0:w].astype(np.float64)
-    surface = terms(gx, gy) @ coef
+    surface = _quadratic_terms(gx / w - 0.5, gy / h - 0.5) @ coef
     gain = (level.mean() / np.maximum(surface, 1.0)).astype(np.float32)
     return np.clip(face * gain[..., None], 0.0, 255.0)
+
+
+def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """1, x, y, x², xy, y² per point (the last axis): a smooth surface's least-squares basis."""
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
 
 
 def _level_of(field: np.ndarray, white: np.ndarray) -> float:
