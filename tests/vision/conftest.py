@@ -35,6 +35,12 @@ def foreign_refs() -> ReferenceSet:
 
 
 @pytest.fixture(scope="session")
+def text_refs() -> ReferenceSet:
+    """The text-frame tuning deck (one shared frame, near-twins, plain cards), enrolled from its renders."""
+    return build_reference_set(decks.TEXT_FRAME_DECK, faces(decks.TEXT_FRAME_DECK, decks.text_frame_deck()))
+
+
+@pytest.fixture(scope="session")
 def identifier(synthetic_refs: ReferenceSet, foreign_refs: ReferenceSet) -> Identifier:
     return Identifier([synthetic_refs, foreign_refs])
 

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 
 from device.hardware.vision import decks
 from device.hardware.vision.badge_finder import BadgeFinder, field_colours
 from device.hardware.vision.captures import iter_hold, single_frame
 from device.hardware.vision.card_art import BADGE_BGR, render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
-from device.hardware.vision.references import ReferenceSet, build_reference_set
+from device.hardware.vision.references import ReferenceSet
 
 # A tuning-seed hold of the red badge that ORB alone never verifies: few corners survive on the
 # star and the letters, and the equalised flat field out-scores them (docs/vision.md). (1074 was
@@ -53,12 +52,6 @@ def test_only_coloured_badges_are_searched_and_grey_frames_are_skipped(synthetic
     frame = _frames("badge-red", _RED_BADGE_HOLD, 1)[0]
     assert BadgeFinder(field_colours(ident.thumbs, 0.15)).candidates(frame)
     assert not ident._badge_finder.candidates(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
-
-
-@pytest.fixture(scope="module")
-def text_refs() -> ReferenceSet:
-    cards = decks.text_frame_deck()
-    return build_reference_set(decks.TEXT_FRAME_DECK, {c: [render_card(decks.TEXT_FRAME_DECK, c)] for c in cards})
 
 
 def test_an_unenrolled_plain_card_is_not_named_as_an_enrolled_one(text_refs: ReferenceSet) -> None:

@@ -6,21 +6,14 @@ field colour, so a nearby colour (sky beside blue) is not let through by it."""
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from device.hardware.vision import card_art, decks
 from device.hardware.vision.captures import single_frame
 from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
-from device.hardware.vision.references import ReferenceSet, build_reference_set
+from device.hardware.vision.references import ReferenceSet
 
 _TEXT = decks.TEXT_FRAME_DECK
-
-
-@pytest.fixture(scope="module")
-def text_refs() -> ReferenceSet:
-    cards = decks.text_frame_deck()
-    return build_reference_set(_TEXT, {c: [render_card(_TEXT, c)] for c in cards})
 
 
 def _named(ident: Identifier, frames: list[tuple[str, np.ndarray]]) -> list[str | None]:
