@@ -73,6 +73,10 @@ class BadgeFinder:
         seek_radius: float = 0.0,
         max_drift: float = 0.2,
         fit_scale: float = 0.0,
+        neutral: dict[int, float] | None = None,
+        neutral_patches: int = 2,
+        flat_gradient: float = 0.03,
+        neutral_fit: bool = True,
     ):
         self.badges = badges
         self.tolerance = tolerance  # L1 distance in chromaticity (casts move it by up to ~0.1)
@@ -82,6 +86,13 @@ class BadgeFinder:
         self.seek_radius = seek_radius  # > 0: follow the field's colour under a cast (see _seek)
         self.max_drift = max_drift  # ... at most this far (L1 chromaticity) from the enrolled one
         self.fit_scale = fit_scale  # > 0: fit the field's outline by ECC at this share of thumbnail size
+        # Badges whose field is white or grey: their chromaticity is the ceiling's and the table's
+        # too, so their patches are also *flat* (no edges); the largest `neutral_patches` are tried.
+        # Each maps to the most solid its patch may be: its emblem is a hole in the flat field.
+        self.neutral = dict(neutral or {})
+        self.neutral_patches = neutral_patches
+        self.flat_gradient = flat_gradient  # gradient / brightness below which a pixel is flat
+        self.neutral_fit = neutral_fit  # whether neutral patches get the outline fit too (~5 ms each)
         # each badge's field mask at that size, padded, and its card -> template transform (made once)
         self._templates = {b.card: _fit_template(b, fit_scale) for b in badges} if fit_scale > 0 else {}
 
@@ -104,20 +115,26 @@ class BadgeFinder:
         if not present:
             return []
         planes, lit = _chroma_planes(small_f)
+        flat: np.ndarray | None = None
         out = []
         for badge, chroma in present:
             # Sensor noise speckles a dim field: a median keeps the patch whole. (The median of
             # the thresholded distance is the threshold of the median distance: both monotone.)
             near = cv2.medianBlur(_near(planes, lit, chroma, self.tolerance).view(np.uint8), 5)
-            quad = self._quad(near)
-            if quad is None:
-                continue
-            quad = quad * 2.0 + 0.5  # back to full-frame pixels
-            if self.fit_scale > 0:
-                quad = self._fit_outline(near, badge, quad)
-            for shift in range(4):
-                h = cv2.getPerspectiveTransform(np.roll(quad, shift, axis=0).astype(np.float32), badge.field)
-                out.append((badge.card, h))
+            if badge.card in self.neutral:
+                flat = _flat(small_f, self.flat_gradient) if flat is None else flat
+                near = near & flat  # (not closed across the card's outline: that is an edge too)
+                quads = self._quads(near, self.neutral_patches, 3, self.neutral[badge.card])
+            else:
+                quads = self._quads(near, 1, self.join_px)
+            fit = self.fit_scale > 0 and (self.neutral_fit or badge.card not in self.neutral)
+            for quad in quads:
+                quad = quad * 2.0 + 0.5  # back to full-frame pixels
+                if fit:
+                    quad = self._fit_outline(near, badge, quad)
+                for shift in range(4):
+                    h = cv2.getPerspectiveTransform(np.roll(quad, shift, axis=0).astype(np.float32), badge.field)
+                    out.append((badge.card, h))
         return out
 
     def _seek(self, planes: tuple[np.ndarray, ...], lit: np.ndarray, c0: np.ndarray, need: float) -> np.ndarray | None:
@@ -163,23 +180,31 @@ class BadgeFinder:
         refined = refined.reshape(4, 2).astype(np.float32)
         return refined if np.all(np.isfinite(refined)) and _signed_area(refined) > 0 else quad
 
-    def _quad(self, mask: np.ndarray) -> np.ndarray | None:
-        """Four corners (clockwise) of the largest solid patch of the mask, or None."""
+    def _quads(self, mask: np.ndarray, count: int, join_px: int, max_solidity: float = 1.0) -> list[np.ndarray]:
+        """Four corners (clockwise) of each of the `count` largest solid patches of the mask
+        (solid: field pixels over hull area between `min_solidity` and `max_solidity`)."""
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         # A finger across the field or a glare spot splits it: close small gaps before choosing.
-        joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((self.join_px, self.join_px), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
-        if n < 2:
-            return None
-        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        part = labels == k
+        joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((join_px, join_px), np.uint8))
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
+        out = []
+        for k in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:count]:
+            if stats[k, cv2.CC_STAT_AREA] < self.min_area * mask.size:
+                break  # (the rest are smaller)
+            quad = self._quad(mask, labels == k, max_solidity)
+            if quad is not None:
+                out.append(quad)
+        return out
+
+    def _quad(self, mask: np.ndarray, part: np.ndarray, max_solidity: float = 1.0) -> np.ndarray | None:
+        """Four corners (clockwise) of one patch of the mask, or None when it is too small or not solid."""
         area = int(np.count_nonzero(mask[part]))
         if area < self.min_area * mask.size:
             return None
         contours, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(max(contours, key=cv2.contourArea))
         hull_area = cv2.contourArea(hull)
-        if hull_area <= 0 or area / hull_area < self.min_solidity:
+        if hull_area <= 0 or not self.min_solidity <= area / hull_area <= max_solidity:
             return None
         perimeter = cv2.arcLength(hull, True)
         for eps in (0.02, 0.04, 0.06, 0.08):
@@ -227,6 +252,17 @@ def _chroma_planes(img: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray]
     total += r
     denom = total + np.float32(1e-3)
     return (b / denom, g / denom, r / denom), total >= 60
+
+
+def _flat(img: np.ndarray, max_gradient: float) -> np.ndarray:
+    """Pixels of a float32 BGR image with no edge nearby (uint8 0/1): the gradient of the lightly
+    smoothed grey image below `max_gradient` of its brightness (a lamp's shading is slow; an
+    outline, an emblem or a pattern is not)."""
+    grey = cv2.GaussianBlur(img @ np.float32([0.114, 0.587, 0.299]), (0, 0), 1.0)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.magnitude(gx, gy) * np.float32(1 / 8)  # per pixel
+    return (mag <= max_gradient * (grey + np.float32(10))).astype(np.uint8)
 
 
 def _signed_area(quad: np.ndarray) -> float:

@@ -100,6 +100,13 @@ class Thresholds:
     badge_rank_iters: int = 15  # > 0: the four ranked after this many, only the chosen ones aligned further
     badge_min_view: float = 0.1  # a colour patch whose best aligned view correlates less with the badge's
     # face is not judged at all (speed: matches seen at >= 0.24, most ceiling and card patches < 0.1)
+    badge_neutral_patches: int = 2  # > 0: white and grey plain cards are looked for too, by their flat
+    # field: this many of the largest flat patches of their colour (0: only coloured fields)
+    badge_neutral_max_features: float = 0.25  # ... having fewer reference corners than this share of the
+    # deck's median card (measured at enrollment: the own badges' rings and stars have ~850, as many as art)
+    badge_neutral_hole: float = 0.5  # ... whose patch must show this share of the emblem as a hole
+    badge_neutral_fit: bool = True  # ... with their outline fitted like a coloured field's
+    badge_flat_gradient: float = 0.03  # a pixel is flat when its gradient is below this share of its brightness
     badge_seek: float = 0.2  # follow a badge field's colour under a colour cast from this radius (0: off)
     badge_max_drift: float = 0.2  # ... at most this far from the enrolled chromaticity (L1)
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
@@ -126,6 +133,7 @@ class Thresholds:
     # own white (hue, level and layout all measured), whose flat field band-passes to noise in the duel,
     plain_sure_colour: float = 0.03  # ... when its field's colour error is at most this (a nearby colour's
     # is more: the low bar alone let sky through as blue)
+    neutral_level_weight: float = 1.0  # a white or grey field's level error counts this much (others 0.5)
     plain_unshade: bool = True  # an enrolled plain card's shading is taken out before its layout is measured
     plain_ink: str = "all"  # which plain cards with no white beside their field are judged against their
     # ink: "all" (stop 31), "neutral" (a white or grey field only, which had no evidence), "off" (before:
@@ -237,18 +245,36 @@ class Identifier:
         self._structure: dict[tuple[int, int], bool] = {}
         self._grey = False
         self._own: dict[int, np.ndarray] = {}
+        self._plain_layouts = self._make_plain_layouts() if self.t.plain_evidence else {}
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
+        # White and grey plain cards too: found by a field that is both their colour and flat.
+        # Only cards measured as plain (whose field can then be judged against their own face)
+        # and low in texture: one with as many corners as the deck's other cards is found by
+        # them, and the search costs an empty frame ~15 ms.
+        few = self.t.badge_neutral_max_features * float(np.median([len(r) for r in self._card_rows] or [0]))
+        neutral = [
+            b
+            for b in field_colours(self.thumbs, 0.0)
+            if self.t.badge_fields
+            and self.t.badge_neutral_patches > 0
+            and b.card in self._plain_layouts
+            and np.abs(b.chroma - 1 / 3).sum() < self.t.badge_min_chroma
+            and len(self._card_rows[b.card]) < few
+        ]
         self._badge_finder = BadgeFinder(
-            badges,
+            badges + neutral,
             seek_radius=self.t.badge_seek,
             max_drift=self.t.badge_max_drift,
             fit_scale=self.t.badge_fit_scale,
+            neutral={b.card: self._neutral_max_solidity(b.card) for b in neutral},
+            neutral_patches=self.t.badge_neutral_patches,
+            flat_gradient=self.t.badge_flat_gradient,
+            neutral_fit=self.t.badge_neutral_fit,
         )
         self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
         self._views_cache: list[np.ndarray | None] = [None, None]
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
-        self._plain_layouts = self._make_plain_layouts() if self.t.plain_evidence else {}
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -306,6 +332,13 @@ class Identifier:
                 # No white to judge the field against (a thin ring): its chromaticity, absolutely.
                 out[p.card] = _PlainLayout(fm, nm, None, np.zeros(3), 0.0, chroma)
         return out
+
+    def _neutral_max_solidity(self, card: int) -> float:
+        """How solid a white or grey plain card's flat patch can look at most: its emblem (the
+        share of its face that is not field) leaves a hole; half of it may be blurred shut."""
+        lay = self._plain_layouts[card]
+        emblem = float(lay.other.sum()) / max(float(lay.field.sum() + lay.other.sum()), 1.0)
+        return 1.0 - self.t.badge_neutral_hole * emblem
 
     def look_alike_groups(self) -> list[list[str]]:
         """Connected sets of look-alike cards (for reports), as card ids."""
@@ -817,7 +850,10 @@ class Identifier:
             return hue * self.t.max_plain_colour / self.t.max_plain_ink_hue, 0.0  # scaled to the hue's bar
         # The field's level against the white, with that gamma (a darker card of the same hue).
         level = abs(_level_of(f, w) - gamma * lay.level)
-        hue = max(hue, _LEVEL_WEIGHT * level)
+        # A white or grey field has no hue to tell it from a lighter or darker grey: its level
+        # is all there is, and is held closer.
+        neutral = float(np.abs(lay.chroma - 1 / 3).sum()) < self.t.badge_min_chroma
+        hue = max(hue, (self.t.neutral_level_weight if neutral else _LEVEL_WEIGHT) * level)
         # Each pixel as a mix of the frame's own field and white (blur, antialiasing); pixels far
         # from that segment (fingers, shadows, the table) say nothing and are left out.
         d = (w - f).astype(np.float32)
