@@ -44,7 +44,7 @@ def test_a_grey_plain_card_is_named_by_its_flat_field(text_refs: ReferenceSet) -
 
 def test_a_darker_or_lighter_grey_is_refused_by_its_level(text_refs: ReferenceSet, monkeypatch) -> None:
     """Charcoal (90) and pale (160) triangles beside the enrolled grey (130): held like a coloured
-    field's level (weight 0.5), seven of these frames pass as the grey card; held closer, none."""
+    field's level (weight 0.5), ten of these frames pass as the grey card; held closer, none."""
     monkeypatch.setitem(card_art._PLAIN_BGR, "charcoal", (90, 90, 90))
     monkeypatch.setitem(card_art._PLAIN_BGR, "pale", (160, 160, 160))
     frames = [

@@ -7,6 +7,9 @@ colour. For each enrolled badge this finds the largest convex patch of that colo
 chromaticity (light level does not change it), fits a quadrilateral to it and returns the four
 ways the card's field could sit in it. The identifier's usual appearance checks then decide:
 a wrong orientation or a coloured poster does not look like the badge once warped back.
+A white or grey field shares its chromaticity with the room, so for such a card (the identifier
+chooses which: few corners of its own) the patch must also be flat, and the two largest such
+patches with a hole for the emblem are returned (stop 33).
 """
 
 from __future__ import annotations
