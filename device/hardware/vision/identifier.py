@@ -250,7 +250,7 @@ class Identifier:
         # White and grey plain cards too: found by a field that is both their colour and flat.
         # Only cards measured as plain (whose field can then be judged against their own face)
         # and low in texture: one with as many corners as the deck's other cards is found by
-        # them, and the search costs an empty frame ~15 ms.
+        # them, and the search costs an empty frame up to ~15 ms (own white badge, ceiling frames).
         few = self.t.badge_neutral_max_features * float(np.median([len(r) for r in self._card_rows] or [0]))
         neutral = [
             b
