@@ -23,6 +23,7 @@ from device.hardware.vision.references import THUMB_SCALE
 
 MIN_FIELD_SHARE = 0.5  # a card is a plain-field card when one colour covers this much of its face
 _FIELD_TOLERANCE = 0.06  # chromaticity (L1) within which a thumbnail pixel belongs to the field
+_NEUTRAL_JOIN_PX = 3  # a flat grey patch is closed only across gaps this wide: the card's outline is one
 
 
 @dataclass(frozen=True)
@@ -126,8 +127,8 @@ class BadgeFinder:
             near = cv2.medianBlur(_near(planes, lit, chroma, self.tolerance).view(np.uint8), 5)
             if badge.card in self.neutral:
                 flat = _flat(small_f, self.flat_gradient) if flat is None else flat
-                near = near & flat  # (not closed across the card's outline: that is an edge too)
-                quads = self._quads(near, self.neutral_patches, 3, self.neutral[badge.card])
+                near = near & flat
+                quads = self._quads(near, self.neutral_patches, _NEUTRAL_JOIN_PX, self.neutral[badge.card])
             else:
                 quads = self._quads(near, 1, self.join_px)
             fit = self.fit_scale > 0 and (self.neutral_fit or badge.card not in self.neutral)

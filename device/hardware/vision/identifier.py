@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision.appearance import bandpass, bandpass_all, correlate
-from device.hardware.vision.badge_finder import MIN_FIELD_SHARE, BadgeFinder, field_colours
+from device.hardware.vision.badge_finder import MIN_FIELD_SHARE, BadgeColour, BadgeFinder, field_colours
 from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
@@ -245,7 +245,8 @@ class Identifier:
         self._structure: dict[tuple[int, int], bool] = {}
         self._grey = False
         self._own: dict[int, np.ndarray] = {}
-        self._plain_layouts = self._make_plain_layouts() if self.t.plain_evidence else {}
+        plain_fields = field_colours(self.thumbs, 0.0)  # every card mostly one colour, grey ones too
+        self._plain_layouts = self._make_plain_layouts(plain_fields) if self.t.plain_evidence else {}
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         # White and grey plain cards too: found by a field that is both their colour and flat.
         # Only cards measured as plain (whose field can then be judged against their own face)
@@ -254,7 +255,7 @@ class Identifier:
         few = self.t.badge_neutral_max_features * float(np.median([len(r) for r in self._card_rows] or [0]))
         neutral = [
             b
-            for b in field_colours(self.thumbs, 0.0)
+            for b in plain_fields
             if self.t.badge_fields
             and self.t.badge_neutral_patches > 0
             and b.card in self._plain_layouts
@@ -300,11 +301,11 @@ class Identifier:
                 alike[i, j] = alike[j, i] = True
         return alike
 
-    def _make_plain_layouts(self) -> dict[int, _PlainLayout]:
-        """Where each plain-field card (one colour over half its face, any colour) has its field,
-        its other parts and its white, measured on its own face (see _plain_evidence)."""
+    def _make_plain_layouts(self, fields: list[BadgeColour]) -> dict[int, _PlainLayout]:
+        """Where each plain-field card (one colour over half its face, any colour: `fields`) has
+        its field, its other parts and its white, measured on its own face (see _plain_evidence)."""
         out: dict[int, _PlainLayout] = {}
-        for p in field_colours(self.thumbs, 0.0):
+        for p in fields:
             face = _unshaded(self._thumbs_f[p.card], p.mask > 0) if self.t.plain_unshade else self._thumbs_f[p.card]
             dist = np.abs(face - p.bgr.astype(np.float32)).sum(axis=2)
             fm = cv2.erode((dist < 60).astype(np.uint8), _K5).astype(bool) & self._inner
@@ -320,14 +321,14 @@ class Identifier:
             ink = self.t.plain_ink == "all" or (self.t.plain_ink == "neutral" and neutral)
             if wm.sum() >= 15:
                 w = np.median(face[wm], axis=0)
-                out[p.card] = _PlainLayout(fm, nm, wm, _hue_of(f, w), _level_of(f, w), chroma)
+                out[p.card] = _PlainLayout(fm, nm, wm, _hue_of(f, w), _level_of(f, w), chroma, neutral=neutral)
                 continue
             # Its ink (a dark emblem clear of edges): the reference when the field is its only white.
             im = cv2.erode(((dist > 120) & (face.max(axis=2) <= _INK_LEVEL)).astype(np.uint8), _K3).astype(bool)
             im &= self._inner
             if ink and im.sum() >= 15:  # (no level: _plain_evidence judges the hue alone against ink)
                 k = np.median(face[im], axis=0)
-                out[p.card] = _PlainLayout(fm, nm, im, _hue_of(f, k), 0.0, chroma, by_ink=True)
+                out[p.card] = _PlainLayout(fm, nm, im, _hue_of(f, k), 0.0, chroma, by_ink=True, neutral=neutral)
             elif not neutral:
                 # No white to judge the field against (a thin ring): its chromaticity, absolutely.
                 out[p.card] = _PlainLayout(fm, nm, None, np.zeros(3), 0.0, chroma)
@@ -852,8 +853,7 @@ class Identifier:
         level = abs(_level_of(f, w) - gamma * lay.level)
         # A white or grey field has no hue to tell it from a lighter or darker grey: its level
         # is all there is, and is held closer.
-        neutral = float(np.abs(lay.chroma - 1 / 3).sum()) < self.t.badge_min_chroma
-        hue = max(hue, (self.t.neutral_level_weight if neutral else _LEVEL_WEIGHT) * level)
+        hue = max(hue, (self.t.neutral_level_weight if lay.neutral else _LEVEL_WEIGHT) * level)
         # Each pixel as a mix of the frame's own field and white (blur, antialiasing); pixels far
         # from that segment (fingers, shadows, the table) say nothing and are left out.
         d = (w - f).astype(np.float32)
@@ -1154,6 +1154,7 @@ class _PlainLayout:
     level: float  # _level_of(field colour, white) on the enrolled face
     chroma: np.ndarray  # the field's chromaticity on the enrolled face
     by_ink: bool = False  # `white` is the card's dark ink (a white field has no other white)
+    neutral: bool = False  # the field is white or grey (chroma within `badge_min_chroma` of grey)
 
 
 def _unshaded(face: np.ndarray, field: np.ndarray) -> np.ndarray:
