@@ -99,10 +99,16 @@ class BadgeFinder:
         self.neutral_fit = neutral_fit  # whether neutral patches get the outline fit too (~5 ms each)
         # each badge's field mask at that size, padded, and its card -> template transform (made once)
         self._templates = {b.card: _fit_template(b, fit_scale) for b in badges} if fit_scale > 0 else {}
+        self.fields: dict[int, np.ndarray] = {}  # the last call's field pixels per searched badge (one per badge)
 
-    def candidates(self, frame: np.ndarray, small: np.ndarray | None = None) -> list[tuple[int, np.ndarray]]:
+    def candidates(
+        self, frame: np.ndarray, small: np.ndarray | None = None, only: set[int] | None = None
+    ) -> list[tuple[int, np.ndarray]]:
         """(badge card index, frame -> card homography) for each plausible badge orientation.
-        `small` is the frame's `pyrDown` when the caller has it already (the identifier does)."""
+        `small` is the frame's `pyrDown` when the caller has it already (the identifier does);
+        `only` limits the search to those cards. The field pixels of each badge's patches (half
+        size) are kept in `fields` until the next call."""
+        self.fields = {}
         if not self.badges or frame.ndim != 3:
             return []
         small_f = (cv2.pyrDown(frame) if small is None else small).astype(np.float32)
@@ -113,6 +119,8 @@ class BadgeFinder:
         need = 0.6 * self.min_area * tiny_lit.size
         present: list[tuple[BadgeColour, np.ndarray]] = []
         for b in self.badges:
+            if only is not None and b.card not in only:
+                continue
             chroma = self._seek(tiny_planes, tiny_lit, b.chroma.astype(np.float32), need)
             if chroma is not None:
                 present.append((b, chroma))
@@ -131,6 +139,11 @@ class BadgeFinder:
                 quads = self._quads(near, self.neutral_patches, _NEUTRAL_JOIN_PX, self.neutral[badge.card])
             else:
                 quads = self._quads(near, 1, self.join_px)
+            if quads:  # the field's pixels on the patches found (not a background of its colour)
+                inside = np.zeros_like(near)
+                for quad in quads:
+                    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+                self.fields[badge.card] = near & inside
             fit = self.fit_scale > 0 and (self.neutral_fit or badge.card not in self.neutral)
             for quad in quads:
                 quad = quad * 2.0 + 0.5  # back to full-frame pixels
@@ -221,6 +234,39 @@ class BadgeFinder:
         if _signed_area(quad) < 0:  # make the order clockwise (y down)
             quad = quad[::-1]
         return quad
+
+
+def shadow_light(small: np.ndarray, field: np.ndarray, min_ratio: float, sigma: float) -> np.ndarray | None:
+    """The light falling on a plain field, as a share of its brightest part (half-size float32
+    map), or None when the field is evenly lit. A shadow across a flat field is an edge the
+    card does not have: the judge's band-pass sees it, ECC follows it, and a shadowed emblem no
+    longer looks white. A shadow darkens the field but keeps its chromaticity, so `field` (the
+    pixels of the field's chromaticity) still finds the whole field; their brightness over the
+    lit field's is the light there, smoothed, and carried into the emblem and the border from
+    the field around them (normalised convolution). Only the field's pixels say what the light
+    is, never the face a card is judged against, so an impostor's own marks stay in view."""
+    on = field.astype(bool)
+    if np.count_nonzero(on) < 100:
+        return None
+    bright = small.sum(axis=2)
+    p10, p90 = np.percentile(bright[on], [10, 90])
+    if p90 <= 0 or p10 >= min_ratio * p90:
+        return None
+    weight = on.astype(np.float32)
+    ratio = np.where(on, bright / np.float32(p90), 0).astype(np.float32)
+    far_num = cv2.GaussianBlur(ratio, (0, 0), 4 * sigma)
+    far_den = cv2.GaussianBlur(weight, (0, 0), 4 * sigma)
+    near_num = cv2.GaussianBlur(ratio, (0, 0), sigma)
+    near_den = cv2.GaussianBlur(weight, (0, 0), sigma)
+    light = np.where(
+        near_den > 0.3,
+        near_num / np.maximum(near_den, 1e-6),
+        np.where(far_den > 0.02, far_num / np.maximum(far_den, 1e-6), 1.0),
+    )
+    return np.clip(light, _LIGHT_FLOOR, 1.0).astype(np.float32)
+
+
+_LIGHT_FLOOR = 0.3  # a field darker than this share of its lit part is not taken for shadowed field
 
 
 def _fit_template(badge: BadgeColour, scale: float) -> tuple[np.ndarray, np.ndarray]:
