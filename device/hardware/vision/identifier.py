@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision.appearance import bandpass, bandpass_all, correlate
-from device.hardware.vision.badge_finder import MIN_FIELD_SHARE, BadgeColour, BadgeFinder, field_colours
+from device.hardware.vision.badge_finder import MIN_FIELD_SHARE, BadgeColour, BadgeFinder, field_colours, shadow_light
 from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
@@ -109,6 +109,11 @@ class Thresholds:
     badge_flat_gradient: float = 0.03  # a pixel is flat when its gradient is below this share of its brightness
     badge_seek: float = 0.2  # follow a badge field's colour under a colour cast from this radius (0: off)
     badge_max_drift: float = 0.2  # ... at most this far from the enrolled chromaticity (L1)
+    badge_deshadow: float = 0.8  # a field whose 10th brightness percentile is under this share of its 90th
+    # is shadowed: judged again with the shadow divided out (0: off)
+    badge_deshadow_sigma: float = 2.0  # px at half size: how sharp a shadow's edge the light map follows
+    badge_deshadow_colour: float = 0.5  # a deshadowed card is named only with a colour error under this share of the
+    # plain-card bar: a second chance lets more of the colours near an enrolled one through
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
     # of thumbnail size; 0: off): a badge running off the frame's edge has a wrong patch outline
     align_inside_only: bool = True  # ECC's first pass compares only the part of the card inside the frame
@@ -531,9 +536,39 @@ class Identifier:
                 result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
                 if result.is_match:
                     return result
+        if self.t.badge_deshadow > 0:
+            return self._badge_deshadowed(frame)
         return None
 
-    def _badge_orientations(self, frame: np.ndarray) -> list[tuple[int, np.ndarray | None, np.ndarray]]:
+    def _badge_deshadowed(self, frame: np.ndarray) -> Identification | None:
+        """Each badge field the finder saw, judged again with its shadow divided out of the frame
+        (badge_finder.shadow_light): only fields unevenly lit, after the plain judgement failed."""
+        fields = list(self._badge_finder.fields.items())  # (the finder's next call replaces them)
+        if not fields or frame.ndim != 3:
+            return None
+        none = np.zeros(0, np.int64)
+        clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
+        small = self._half(frame).astype(np.float32)
+        for card, pixels in fields:
+            light = shadow_light(small, pixels, self.t.badge_deshadow, self.t.badge_deshadow_sigma)
+            if light is None:
+                continue
+            full = cv2.resize(light, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_LINEAR)
+            lit = np.clip(frame.astype(np.float32) / full[..., None], 0, 255).astype(np.uint8)
+            family = np.flatnonzero(self.alike[card])
+            for _, aligned, rough in self._badge_orientations(lit, only={card}):
+                for h in (aligned, rough):
+                    corners = _card_corners_in_frame(h) if h is not None else None
+                    if h is None or corners is None:
+                        continue
+                    result = self._judge(lit, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
+                    if result.is_match and result.plain_colour <= clean:
+                        return result
+        return None
+
+    def _badge_orientations(
+        self, frame: np.ndarray, only: set[int] | None = None
+    ) -> list[tuple[int, np.ndarray | None, np.ndarray]]:
         """(card, ECC-aligned fit or None, rough fit) to judge for each badge colour patch: of
         the four ways the badge's field can sit in it, each aligned with the badge's face, the
         `badge_orientations` whose aligned views (the rough one where ECC failed) correlate best
@@ -542,7 +577,7 @@ class Identifier:
         last.) ECC on a flat face runs to its iteration limit, ~0.2 ms an iteration: the four are
         ranked after `badge_rank_iters` and only the chosen ones aligned on to `badge_align_iters`
         (stop 30: 150 iterations a patch instead of 240, the same names on the tuning worlds)."""
-        found = self._badge_finder.candidates(frame, self._half(frame) if frame.ndim == 3 else None)
+        found = self._badge_finder.candidates(frame, self._half(frame) if frame.ndim == 3 else None, only)
         grey = cv2.cvtColor(self._half(frame), cv2.COLOR_BGR2GRAY) if found else None
         out: list[tuple[int, np.ndarray | None, np.ndarray]] = []
         rank_iters = self.t.badge_rank_iters if 0 < self.t.badge_rank_iters < self.t.badge_align_iters else 0

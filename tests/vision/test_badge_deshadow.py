@@ -1,0 +1,66 @@
+"""A plain card with a shadow across its field is judged again with the shadow divided out (stop
+35): the shadow's edge is an edge the card does not have, so the judge's band-pass saw it, ECC
+followed it and the shadowed emblem no longer looked white; the plain card went unnamed."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from device.hardware.vision import decks
+from device.hardware.vision.badge_finder import shadow_light
+from device.hardware.vision.captures import single_frame
+from device.hardware.vision.card_art import render_card
+from device.hardware.vision.identifier import Identifier, Thresholds
+from device.hardware.vision.references import ReferenceSet
+
+_TEXT = decks.TEXT_FRAME_DECK
+
+
+def _field(shade: float) -> tuple[np.ndarray, np.ndarray]:
+    """A 60x80 blue field at half size, its right half darkened to `shade` of its light."""
+    small = np.zeros((60, 80, 3), np.float32)
+    small[:] = (180, 90, 40)
+    small[:, 40:] *= shade
+    return small, np.ones((60, 80), bool)
+
+
+def test_an_evenly_lit_field_has_no_shadow_map() -> None:
+    small, field = _field(1.0)
+    assert shadow_light(small, field, 0.8, 2.0) is None
+    small, field = _field(0.9)  # 10% darker on one side: a lamp's falloff, not a shadow
+    assert shadow_light(small, field, 0.8, 2.0) is None
+
+
+def test_the_light_map_follows_a_shadow_across_the_field() -> None:
+    small, field = _field(0.5)
+    light = shadow_light(small, field, 0.8, 2.0)
+    assert light is not None and light.shape == field.shape
+    assert np.allclose(light[:, :30], 1.0, atol=0.02)
+    assert np.allclose(light[:, 50:], 0.5, atol=0.02)
+    lit = small / light[..., None]
+    assert np.abs(lit[:, 50:] - (180, 90, 40)).max() < 5  # divided out, the field is one colour again
+
+
+def test_too_few_field_pixels_say_nothing_about_the_light() -> None:
+    small, field = _field(0.5)
+    field[:] = False
+    field[:5, :10] = True
+    assert shadow_light(small, field, 0.8, 2.0) is None
+
+
+def test_shadowed_plain_cards_are_named_and_never_as_another(text_refs: ReferenceSet) -> None:
+    """Table frames cast a shadow across the card (captures.py); the plain cards' medium ones."""
+    plain = [c for c in decks.text_frame_deck() if c.startswith("plain-")]
+    off = Identifier([text_refs], Thresholds(badge_deshadow=0.0))
+    on = Identifier([text_refs])
+    named = {"off": 0, "on": 0}
+    for i, card in enumerate(plain):
+        face = render_card(_TEXT, card)
+        for s in range(3):
+            frame = single_frame(face, 1900 + 10 * i + s, "medium", "table")
+            for name, idf in (("off", off), ("on", on)):
+                result = idf.identify(frame)
+                if result.is_match:
+                    assert result.card == card, (name, card, result.card)
+                    named[name] += 1
+    assert named["on"] > named["off"], named  # 5 -> 9 of 18 when written
