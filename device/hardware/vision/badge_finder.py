@@ -266,7 +266,7 @@ def shadow_light(small: np.ndarray, field: np.ndarray, min_ratio: float, sigma: 
     return np.clip(light, _LIGHT_FLOOR, 1.0).astype(np.float32)
 
 
-_LIGHT_FLOOR = 0.3  # a field darker than this share of its lit part is not taken for shadowed field
+_LIGHT_FLOOR = 0.3  # the light map's floor: a pixel is brightened at most 1/0.3 (darker is not field in shadow)
 
 
 def _fit_template(badge: BadgeColour, scale: float) -> tuple[np.ndarray, np.ndarray]:
