@@ -236,6 +236,9 @@ class BadgeFinder:
         return quad
 
 
+_LIGHT_FLOOR = 0.3  # the light map's floor: a pixel is brightened at most 1/0.3 (darker is not field in shadow)
+
+
 def shadow_light(small: np.ndarray, field: np.ndarray, min_ratio: float, sigma: float) -> np.ndarray | None:
     """The light falling on a plain field, as a share of its brightest part (half-size float32
     map), or None when the field is evenly lit. A shadow across a flat field is an edge the
@@ -264,9 +267,6 @@ def shadow_light(small: np.ndarray, field: np.ndarray, min_ratio: float, sigma: 
         np.where(far_den > 0.02, far_num / np.maximum(far_den, 1e-6), 1.0),
     )
     return np.clip(light, _LIGHT_FLOOR, 1.0).astype(np.float32)
-
-
-_LIGHT_FLOOR = 0.3  # the light map's floor: a pixel is brightened at most 1/0.3 (darker is not field in shadow)
 
 
 def _fit_template(badge: BadgeColour, scale: float) -> tuple[np.ndarray, np.ndarray]:

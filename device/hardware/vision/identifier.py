@@ -524,8 +524,21 @@ class Identifier:
 
     def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
+        result = self._judge_badge_fits(frame, self._badge_orientations(frame), None)
+        if result is None and self.t.badge_deshadow > 0:
+            return self._badge_deshadowed(frame)
+        return result
+
+    def _judge_badge_fits(
+        self,
+        frame: np.ndarray,
+        orientations: list[tuple[int, np.ndarray | None, np.ndarray]],
+        max_colour: float | None,
+    ) -> Identification | None:
+        """The first of the badge fits judged a match (with a plain colour error at most
+        `max_colour`, when given), or None."""
         none = np.zeros(0, np.int64)
-        for card, aligned, rough in self._badge_orientations(frame):
+        for card, aligned, rough in orientations:
             family = np.flatnonzero(self.alike[card])
             # ECC can also walk away from a good fit (a glare halo, fingers over a flat field):
             # the aligned fit is judged first, the rough one too.
@@ -534,19 +547,17 @@ class Identifier:
                 if h is None or corners is None:
                     continue
                 result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
-                if result.is_match:
+                if result.is_match and (max_colour is None or result.plain_colour <= max_colour):
                     return result
-        if self.t.badge_deshadow > 0:
-            return self._badge_deshadowed(frame)
         return None
 
     def _badge_deshadowed(self, frame: np.ndarray) -> Identification | None:
         """Each badge field the finder saw, judged again with its shadow divided out of the frame
         (badge_finder.shadow_light): only fields unevenly lit, after the plain judgement failed."""
-        fields = list(self._badge_finder.fields.items())  # (the finder's next call replaces them)
-        if not fields or frame.ndim != 3:
+        fields = list(self._badge_finder.fields.items())  # (the finder's next call replaces them;
+        # it keeps none for a grey frame)
+        if not fields:
             return None
-        none = np.zeros(0, np.int64)
         clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
         small = self._half(frame).astype(np.float32)
         for card, pixels in fields:
@@ -555,15 +566,9 @@ class Identifier:
                 continue
             full = cv2.resize(light, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_LINEAR)
             lit = np.clip(frame.astype(np.float32) / full[..., None], 0, 255).astype(np.uint8)
-            family = np.flatnonzero(self.alike[card])
-            for _, aligned, rough in self._badge_orientations(lit, only={card}):
-                for h in (aligned, rough):
-                    corners = _card_corners_in_frame(h) if h is not None else None
-                    if h is None or corners is None:
-                        continue
-                    result = self._judge(lit, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
-                    if result.is_match and result.plain_colour <= clean:
-                        return result
+            result = self._judge_badge_fits(lit, self._badge_orientations(lit, only={card}), clean)
+            if result is not None:
+                return result
         return None
 
     def _badge_orientations(
