@@ -114,6 +114,8 @@ class Thresholds:
     badge_deshadow_sigma: float = 2.0  # px at half size: how sharp a shadow's edge the light map follows
     badge_deshadow_colour: float = 0.5  # a deshadowed card is named only with a colour error under this share of the
     # plain-card bar: a second chance lets more of the colours near an enrolled one through
+    badge_deshadow_min_view: float = -0.2  # ... and only a field whose best first-look view correlated at least
+    # this with the badge's face (speed: empty tables and unenrolled cards; stop 36)
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
     # of thumbnail size; 0: off): a badge running off the frame's edge has a wrong patch outline
     align_inside_only: bool = True  # ECC's first pass compares only the part of the card inside the frame
@@ -281,6 +283,7 @@ class Identifier:
         self._views_cache: list[np.ndarray | None] = [None, None]
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
+        self._first_views: dict[int, float] = {}  # the last full badge search's best view per card
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -561,6 +564,8 @@ class Identifier:
         clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
         small = self._half(frame).astype(np.float32)
         for card, pixels in fields:
+            if self._first_views.get(card, -1.0) < self.t.badge_deshadow_min_view:
+                continue  # nothing of the emblem seen even under the shadow: not worth a second search
             light = shadow_light(small, pixels, self.t.badge_deshadow, self.t.badge_deshadow_sigma)
             if light is None:
                 continue
@@ -583,6 +588,8 @@ class Identifier:
         ranked after `badge_rank_iters` and only the chosen ones aligned on to `badge_align_iters`
         (stop 30: 150 iterations a patch instead of 240, the same names on the tuning worlds)."""
         found = self._badge_finder.candidates(frame, self._half(frame) if frame.ndim == 3 else None, only)
+        if only is None:  # (a search limited to some cards is the deshadowed look, which reads these)
+            self._first_views = {}
         grey = cv2.cvtColor(self._half(frame), cv2.COLOR_BGR2GRAY) if found else None
         out: list[tuple[int, np.ndarray | None, np.ndarray]] = []
         rank_iters = self.t.badge_rank_iters if 0 < self.t.badge_rank_iters < self.t.badge_align_iters else 0
@@ -601,6 +608,8 @@ class Identifier:
                 view = cv2.warpPerspective(grey, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR).astype(np.float32)
                 v = view.ravel() - view.mean()
                 scored.append((float(v @ face) / (float(np.sqrt((v @ v) * (face @ face))) + 1e-6), aligned, rough))
+            if only is None:
+                self._first_views[card] = max(self._first_views.get(card, -1.0), max(sc for sc, _, _ in scored))
             if self._hopeless_patch(scored):
                 continue
             order = sorted(range(len(scored)), key=lambda j: -scored[j][0])
