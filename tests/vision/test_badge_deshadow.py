@@ -4,6 +4,8 @@ followed it and the shadowed emblem no longer looked white; the plain card went 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from device.hardware.vision import decks
@@ -82,8 +84,8 @@ def test_fields_whose_first_look_saw_no_emblem_are_not_searched_again(text_refs:
     found and counts as shadowed (a background's or an illustration's uneven brightness); where
     the first look's best view of the badge was anti-correlated with its face, the second search
     is skipped. Fewer searches, the same answers, here and on the shadowed plain cards."""
-    every = _CountingSearches([text_refs], Thresholds(badge_deshadow_min_view=-1.0))
     gated = _CountingSearches([text_refs])
+    every = _CountingSearches([text_refs], replace(gated.t, badge_deshadow_min_view=-1.0))
     plain = [c for c in decks.text_frame_deck() if c.startswith("plain-")]
     unenrolled = [render_card(_TEXT, c) for c in decks.text_frame_unenrolled()]
     frames = [single_frame(None, 2300 + i, "medium", "table") for i in range(12)]

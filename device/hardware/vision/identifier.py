@@ -100,6 +100,8 @@ class Thresholds:
     badge_rank_iters: int = 15  # > 0: the four ranked after this many, only the chosen ones aligned further
     badge_min_view: float = 0.1  # a colour patch whose best aligned view correlates less with the badge's
     # face is not judged at all (speed: matches seen at >= 0.24, most ceiling and card patches < 0.1)
+    badge_min_rough_view: float = -0.15  # ... nor aligned, when its best view before alignment is below this
+    # (speed, stop 36: matched patches' rough views >= -0.08 on tuning seeds; -1: off)
     badge_neutral_patches: int = 2  # > 0: white and grey plain cards are looked for too, by their flat
     # field: this many of the largest flat patches of their colour (0: only coloured fields)
     badge_neutral_max_features: float = 0.25  # ... having fewer reference corners than this share of the
@@ -586,7 +588,9 @@ class Identifier:
         ~5-10 ms per fit judged. (Before alignment the rough fit can rank the right orientation
         last.) ECC on a flat face runs to its iteration limit, ~0.2 ms an iteration: the four are
         ranked after `badge_rank_iters` and only the chosen ones aligned on to `badge_align_iters`
-        (stop 30: 150 iterations a patch instead of 240, the same names on the tuning worlds)."""
+        (stop 30: 150 iterations a patch instead of 240, the same names on the tuning worlds). A
+        patch none of whose four rough views correlates even `badge_min_rough_view` with the face
+        is not aligned at all (stop 36: a background or an illustration of the badge's colour)."""
         found = self._badge_finder.candidates(frame, self._half(frame) if frame.ndim == 3 else None, only)
         if only is None:  # (a search limited to some cards is the deshadowed look, which reads these)
             self._first_views = {}
@@ -600,14 +604,16 @@ class Identifier:
             k += len(group)
             face = self._thumbs_grey_f[card][..., 0].ravel()
             face = face - face.mean()
+            unaligned = max(_view_correlation(grey, rough, face) for rough in group)
+            if unaligned < self.t.badge_min_rough_view:
+                if only is None:
+                    self._first_views[card] = max(self._first_views.get(card, -1.0), unaligned)
+                continue  # no orientation of the patch looks like the badge even roughly: no ECC
             scored: list[tuple[float, np.ndarray | None, np.ndarray]] = []
             for rough in group:
                 aligned = self._align(frame, card, rough, iters=rank_iters or self.t.badge_align_iters)
                 h = aligned if aligned is not None and _card_corners_in_frame(aligned) is not None else rough
-                m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
-                view = cv2.warpPerspective(grey, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR).astype(np.float32)
-                v = view.ravel() - view.mean()
-                scored.append((float(v @ face) / (float(np.sqrt((v @ v) * (face @ face))) + 1e-6), aligned, rough))
+                scored.append((_view_correlation(grey, h, face), aligned, rough))
             if only is None:
                 self._first_views[card] = max(self._first_views.get(card, -1.0), max(sc for sc, _, _ in scored))
             if self._hopeless_patch(scored):
@@ -1259,6 +1265,15 @@ def _camera_size(frame: np.ndarray) -> np.ndarray:
         f = np.sqrt(640 * 480 / (h * w))
         frame = cv2.resize(frame, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
     return frame
+
+
+def _view_correlation(grey: np.ndarray, h: np.ndarray, face: np.ndarray) -> float:
+    """How well the half-size grey frame seen through a frame -> card homography correlates with a
+    badge's grey face (thumbnail size, mean removed, flattened)."""
+    m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
+    view = cv2.warpPerspective(grey, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR).astype(np.float32)
+    v = view.ravel() - view.mean()
+    return float(v @ face) / (float(np.sqrt((v @ v) * (face @ face))) + 1e-6)
 
 
 def _card_corners_in_frame(h: np.ndarray) -> np.ndarray | None:
