@@ -604,19 +604,17 @@ class Identifier:
             k += len(group)
             face = self._thumbs_grey_f[card][..., 0].ravel()
             face = face - face.mean()
-            unaligned = max(_view_correlation(grey, rough, face) for rough in group)
-            if unaligned < self.t.badge_min_rough_view:
-                if only is None:
-                    self._first_views[card] = max(self._first_views.get(card, -1.0), unaligned)
-                continue  # no orientation of the patch looks like the badge even roughly: no ECC
+            best = max(_view_correlation(grey, rough, face) for rough in group)
             scored: list[tuple[float, np.ndarray | None, np.ndarray]] = []
-            for rough in group:
-                aligned = self._align(frame, card, rough, iters=rank_iters or self.t.badge_align_iters)
-                h = aligned if aligned is not None and _card_corners_in_frame(aligned) is not None else rough
-                scored.append((_view_correlation(grey, h, face), aligned, rough))
+            if best >= self.t.badge_min_rough_view:  # else nothing like the badge even roughly: no ECC
+                for rough in group:
+                    aligned = self._align(frame, card, rough, iters=rank_iters or self.t.badge_align_iters)
+                    h = aligned if aligned is not None and _card_corners_in_frame(aligned) is not None else rough
+                    scored.append((_view_correlation(grey, h, face), aligned, rough))
+                best = max(sc for sc, _, _ in scored)
             if only is None:
-                self._first_views[card] = max(self._first_views.get(card, -1.0), max(sc for sc, _, _ in scored))
-            if self._hopeless_patch(scored):
+                self._first_views[card] = max(self._first_views.get(card, -1.0), best)
+            if not scored or self._hopeless_patch(scored):
                 continue
             order = sorted(range(len(scored)), key=lambda j: -scored[j][0])
             if self.t.badge_orientations < 4:
