@@ -37,9 +37,11 @@ def test_a_badge_coloured_patch_without_the_badge_is_not_judged(synthetic_refs: 
     """A flat green patch on this ceiling: aligned to the green badge's field every way, its view
     anti-correlates with the badge's face, so no judgement is spent on it (without the shortcut,
     four were). Flat patches on other ceilings can correlate up to ~0.8 (field against
-    background) and are judged as before: the shortcut is for patches that look like nothing."""
+    background) and are judged as before: the shortcut is for patches that look like nothing.
+    The slow identifier also turns off the rough-view gate, which would skip this patch before
+    alignment and so hide whether the aligned-view shortcut works."""
     fast = Identifier([synthetic_refs])
-    slow = Identifier([synthetic_refs], Thresholds(badge_min_view=-2.0))
+    slow = Identifier([synthetic_refs], Thresholds(badge_min_view=-2.0, badge_min_rough_view=-2.0))
     frame = single_frame(None, 1202, "easy")
     cv2.fillConvexPoly(frame, np.int32([[180, 110], [420, 140], [400, 400], [170, 370]]), BADGE_BGR["green"])
     assert fast._badge_finder.candidates(frame)
