@@ -23,8 +23,10 @@ def box(tmp_path):
     b.close()
 
 
-def _play(box, inputs: int, seed: int = 3) -> None:
+def _play(box, inputs: int, seed: int = 3) -> int:
+    """Up to `inputs` random inputs (a game that ends is started again); returns how many were posted."""
     game = load_game(box.service.selected)
+    posted = 0
     rng = random.Random(seed)
     box.command("start_game", {"game": game.info.id, "options": game.demo_options()})
     for _ in range(inputs):
@@ -34,6 +36,7 @@ def _play(box, inputs: int, seed: int = 3) -> None:
             continue
         inp = game.random_input(session.state, game.legal_inputs(session.state), rng.randrange)
         box.service.post(PressJob(inp) if isinstance(inp, Press) else InputJob(inp))
+        posted += 1
         box.service.wait_idle()
         update = box.recorder.updates[-1]
         # what was made during the commit equals what the service shows now, byte for byte
@@ -41,6 +44,7 @@ def _play(box, inputs: int, seed: int = 3) -> None:
         assert update.teams == box.service.team_views()
         if update.public_json is not None:
             assert update.public_json == views.public_json(update.seq, update.public)
+    return posted
 
 
 def test_updates_made_while_the_disk_syncs_are_the_service_views(box, monkeypatch):
@@ -173,9 +177,12 @@ def test_with_a_slow_disk_the_helper_makes_the_views_while_it_syncs(box, monkeyp
     # is out), so the pace sees a disk slower than the views take to make.
     monkeypatch.setattr(box.journal, "conn", _SlowCommits(box.journal.conn))
     jobs = _count_helper_jobs(monkeypatch)
-    _play(box, 60)
+    posted = _play(box, 60)
     assert box.service.pace.use_helper()
-    assert len(jobs) >= 55  # every input but the game's ends
+    # Every input goes to the helper, but for the pace's probes: on a busy machine the helper can
+    # finish just before the commit (which then says nothing of the disk), and every
+    # PROBE_EVERY + 1-th such input is done inline to look (CI saw 54 of 55 on a loaded machine).
+    assert len(jobs) >= posted - posted // (PROBE_EVERY + 1)
 
 
 def test_with_an_instant_disk_the_service_makes_the_views_itself(box, monkeypatch):
