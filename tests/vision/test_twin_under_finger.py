@@ -30,13 +30,17 @@ def _lower_card_frame(card: str, finger: bool) -> np.ndarray:
     return cv2.GaussianBlur(out, (0, 0), 1.0)
 
 
-def test_the_mark_in_view_names_the_marked_twin(text_refs: ReferenceSet) -> None:
-    ident = Identifier([text_refs])
+@pytest.fixture(scope="module")
+def ident(text_refs: ReferenceSet) -> Identifier:
+    return Identifier([text_refs])
+
+
+def test_the_mark_in_view_names_the_marked_twin(ident: Identifier) -> None:
     assert ident.identify(_lower_card_frame("tale-max-ii", finger=False)).card == "tale-max-ii"
     assert ident.identify(_lower_card_frame("tale-max", finger=True)).card == "tale-max"
 
 
 @pytest.mark.xfail(strict=True, reason="a finger over a twin's mark reads as the blank twin (stop 37)")
-def test_a_marked_twin_with_its_mark_under_a_finger_is_not_named_as_the_blank_twin(text_refs: ReferenceSet) -> None:
-    result = Identifier([text_refs]).identify(_lower_card_frame("tale-max-ii", finger=True))
+def test_a_marked_twin_with_its_mark_under_a_finger_is_not_named_as_the_blank_twin(ident: Identifier) -> None:
+    result = ident.identify(_lower_card_frame("tale-max-ii", finger=True))
     assert not (result.is_match and result.card == "tale-max")
