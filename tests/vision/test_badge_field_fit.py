@@ -84,7 +84,7 @@ def test_a_badge_running_off_the_frame_edge_is_fitted_by_its_field(badges: tuple
     badge = _badge(ident, found, name)
     corners = np.float32([[-90, 70], [170, 85], [160, 440], [-100, 425]])
     frame = _scene(render_card(decks.SYNTHETIC_DECK, name), corners, 3)
-    rough = BadgeFinder([badge], fit_scale=0.0, place_clipped=False).candidates(frame)  # the patch's hull
+    rough = BadgeFinder([badge], fit_scale=0.0).candidates(frame)
     fitted = BadgeFinder([badge], fit_scale=0.5).candidates(frame)
     assert rough and fitted
     rough_err = min(_corner_error(h, corners) for _, h in rough)
@@ -118,12 +118,8 @@ def test_seeking_a_colour_adds_no_false_accepts_of_nearby_colours(synthetic_refs
     beside red, olive beside yellow) more often than the fixed colour did. A stop-27 trial that also
     lowered the face bars for plain winners named 58 of 168 such frames instead of 17: it was
     dropped (docs/vision.md). The reference is the identifier before stop 27 (and before stop 30's
-    early ranking of orientations, which alone would move it from 10 to 8 here: 'on' stays 10; and
-    before stop 38's placement of fields cut by the frame's edge: 'on' and such a reference named 5
-    when it came, the reference with the placement 4)."""
-    before = Thresholds(
-        badge_seek=0.0, badge_fit_scale=0.0, align_inside_only=False, badge_rank_iters=0, badge_place_clipped=False
-    )
+    early ranking of orientations, which alone would move it from 10 to 8 here: 'on' stays 10)."""
+    before = Thresholds(badge_seek=0.0, badge_fit_scale=0.0, align_inside_only=False, badge_rank_iters=0)
     off = Identifier([synthetic_refs], before)
     on = Identifier([synthetic_refs])
     accepted = {"off": 0, "on": 0}

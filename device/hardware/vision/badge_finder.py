@@ -19,7 +19,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from device.hardware.vision.field_placement import place_field, touches_edge
 from device.hardware.vision.references import THUMB_SCALE
 
 MIN_FIELD_SHARE = 0.5  # a card is a plain-field card when one colour covers this much of its face
@@ -82,7 +81,6 @@ class BadgeFinder:
         neutral_patches: int = 2,
         flat_gradient: float = 0.03,
         neutral_fit: bool = True,
-        place_clipped: bool = True,
     ):
         self.badges = badges
         self.tolerance = tolerance  # L1 distance in chromaticity (casts move it by up to ~0.1)
@@ -98,7 +96,6 @@ class BadgeFinder:
         self.neutral = dict(neutral or {})
         self.neutral_patches = neutral_patches
         self.flat_gradient = flat_gradient  # gradient / brightness below which a pixel is flat
-        self.place_clipped = place_clipped  # a patch cut by the frame's edge placed by its field's shape
         self.neutral_fit = neutral_fit  # whether neutral patches get the outline fit too (~5 ms each)
         # each badge's field mask at that size, padded, and its card -> template transform (made once)
         self._templates = {b.card: _fit_template(b, fit_scale) for b in badges} if fit_scale > 0 else {}
@@ -139,9 +136,9 @@ class BadgeFinder:
             if badge.card in self.neutral:
                 flat = _flat(small_f, self.flat_gradient) if flat is None else flat
                 near = near & flat
-                quads = self._quads(near, self.neutral_patches, _NEUTRAL_JOIN_PX, self.neutral[badge.card], badge)
+                quads = self._quads(near, self.neutral_patches, _NEUTRAL_JOIN_PX, self.neutral[badge.card])
             else:
-                quads = self._quads(near, 1, self.join_px, 1.0, badge)
+                quads = self._quads(near, 1, self.join_px)
             if quads:  # the field's pixels on the patches found (not a background of its colour)
                 inside = np.zeros_like(near)
                 for quad in quads:
@@ -200,12 +197,9 @@ class BadgeFinder:
         refined = refined.reshape(4, 2).astype(np.float32)
         return refined if np.all(np.isfinite(refined)) and _signed_area(refined) > 0 else quad
 
-    def _quads(
-        self, mask: np.ndarray, count: int, join_px: int, max_solidity: float = 1.0, badge: BadgeColour | None = None
-    ) -> list[np.ndarray]:
+    def _quads(self, mask: np.ndarray, count: int, join_px: int, max_solidity: float = 1.0) -> list[np.ndarray]:
         """Four corners (clockwise) of each of the `count` largest solid patches of the mask
-        (solid: field pixels over hull area between `min_solidity` and `max_solidity`). A patch
-        that runs off the frame's edge is placed by the badge's field (field_placement.py)."""
+        (solid: field pixels over hull area between `min_solidity` and `max_solidity`)."""
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         # A finger across the field or a glare spot splits it: close small gaps before choosing.
         joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((join_px, join_px), np.uint8))
@@ -214,11 +208,7 @@ class BadgeFinder:
         for k in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA])[:count]:
             if stats[k, cv2.CC_STAT_AREA] < self.min_area * mask.size:
                 break  # (the rest are smaller)
-            part = labels == k
-            quad = self._quad(mask, part, max_solidity)
-            if quad is not None and badge is not None and self.place_clipped and touches_edge(part):
-                placed = place_field((mask & part).astype(np.uint8), badge.mask, badge.field)
-                quad = placed if placed is not None else quad
+            quad = self._quad(mask, labels == k, max_solidity)
             if quad is not None:
                 out.append(quad)
         return out

@@ -120,8 +120,6 @@ class Thresholds:
     # this with the badge's face (speed: empty tables and unenrolled cards; stop 36)
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
     # of thumbnail size; 0: off): a badge running off the frame's edge has a wrong patch outline
-    badge_place_clipped: bool = True  # a field patch cut by the frame's edge is placed by the enrolled
-    # field's shape, not its hull (field_placement.py; stop 38)
     align_inside_only: bool = True  # ECC's first pass compares only the part of the card inside the frame
     pooled: str = "after"  # the deck-pooled localiser: "first", "after" the families, or "off"
     pooled_method: int = cv2.USAC_PROSAC  # pooled pairs come sorted by distinctiveness
@@ -282,7 +280,6 @@ class Identifier:
             neutral_patches=self.t.badge_neutral_patches,
             flat_gradient=self.t.badge_flat_gradient,
             neutral_fit=self.t.badge_neutral_fit,
-            place_clipped=self.t.badge_place_clipped,
         )
         self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
         self._views_cache: list[np.ndarray | None] = [None, None]
