@@ -118,6 +118,8 @@ class Thresholds:
     # plain-card bar: a second chance lets more of the colours near an enrolled one through
     badge_deshadow_min_view: float = -0.2  # ... and only a field whose best first-look view correlated at least
     # this with the badge's face (speed: empty tables and unenrolled cards; stop 36)
+    badge_skip_cardlike: bool = True  # no badge search when a card-like face of a card the finder does not
+    # look for was already found (speed: unenrolled illustrated cards; stop 38)
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
     # of thumbnail size; 0: off): a badge running off the frame's edge has a wrong patch outline
     align_inside_only: bool = True  # ECC's first pass compares only the part of the card inside the frame
@@ -281,6 +283,8 @@ class Identifier:
             flat_gradient=self.t.badge_flat_gradient,
             neutral_fit=self.t.badge_neutral_fit,
         )
+        self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
+        self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
         self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
         self._views_cache: list[np.ndarray | None] = [None, None]
         self._in_identify = False
@@ -467,7 +471,7 @@ class Identifier:
                     return result
                 if result.status == "unknown" and (best_unknown is None or result.score > best_unknown.score):
                     best_unknown = result
-        badge = self._badge_by_field(frame)
+        badge = self._badge_by_field(frame) if self._badge_search_needed(best_unknown) else None
         if badge is not None:
             return badge
         if best_unknown is not None and not best_unknown.refined:
@@ -526,6 +530,17 @@ class Identifier:
         feats = self.extractor.frame(_camera_size(frame))
         votes = self._votes(feats) if len(feats) >= self.t.min_inliers and self.index.size else None
         return int((self._alike_i64 @ votes[0]).max(initial=0)) if votes is not None else 0
+
+    def _badge_search_needed(self, best_unknown: Identification | None) -> bool:
+        """Whether to look for a plain card by its field: not when the features already placed a
+        card-like face that is no plain card (an unenrolled or undecided illustrated card: its
+        illustration's colours give badge patches that cost ~40 ms to align and judge, for
+        nothing). On the tuning worlds no badge frame's card-like face before the search was
+        another card (stop 38)."""
+        if not self.t.badge_skip_cardlike or best_unknown is None or best_unknown.card is None:
+            return True
+        k = self._index_of.get((best_unknown.deck or "", best_unknown.card))
+        return k is None or bool(self._searched_by_field[k])
 
     def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
