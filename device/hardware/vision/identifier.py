@@ -533,10 +533,10 @@ class Identifier:
 
     def _badge_search_needed(self, best_unknown: Identification | None) -> bool:
         """Whether to look for a plain card by its field: not when the features already placed a
-        card-like face that is no plain card (an unenrolled or undecided illustrated card: its
-        illustration's colours give badge patches that cost ~40 ms to align and judge, for
-        nothing). On the tuning worlds no badge frame's card-like face before the search was
-        another card (stop 38)."""
+        card-like face of a card the finder does not look for (an unenrolled or undecided
+        illustrated card: its illustration's colours give badge patches that cost ~40 ms to
+        align and judge, for nothing). On the tuning worlds no badge frame's card-like face
+        before the search was another card's (stop 38)."""
         if not self.t.badge_skip_cardlike or best_unknown is None or best_unknown.card is None:
             return True
         k = self._index_of.get((best_unknown.deck or "", best_unknown.card))
