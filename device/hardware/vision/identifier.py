@@ -485,7 +485,7 @@ class Identifier:
         with the leading card's face (ECC) and judge again, among every enrolled card."""
         if result.card is None or result.corners is None or result.whole < self.t.refine_min_whole:
             return result
-        k = self._index_of.get((result.deck or "", result.card))
+        k = self._card_index(result)
         if k is None:
             return result
         h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), _CANONICAL)
@@ -537,10 +537,14 @@ class Identifier:
         illustrated card: its illustration's colours give badge patches that cost ~40 ms to
         align and judge, for nothing). On the tuning worlds no badge frame's card-like face
         before the search was another card's (stop 38)."""
-        if not self.t.badge_skip_cardlike or best_unknown is None or best_unknown.card is None:
+        if not self.t.badge_skip_cardlike or best_unknown is None:
             return True
-        k = self._index_of.get((best_unknown.deck or "", best_unknown.card))
+        k = self._card_index(best_unknown)
         return k is None or bool(self._searched_by_field[k])
+
+    def _card_index(self, result: Identification) -> int | None:
+        """The enrolled index of a result's card (None for no card or one not enrolled here)."""
+        return self._index_of.get((result.deck or "", result.card)) if result.card is not None else None
 
     def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
