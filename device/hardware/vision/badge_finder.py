@@ -23,6 +23,9 @@ from device.hardware.vision.references import THUMB_SCALE
 
 MIN_FIELD_SHARE = 0.5  # a card is a plain-field card when one colour covers this much of its face
 _FIELD_TOLERANCE = 0.06  # chromaticity (L1) within which a thumbnail pixel belongs to the field
+_LIFTED_MIN_SHARE = 0.075  # added_light: a reflection lifts at least this share of the field's hull ...
+_LIFTED_INSIDE = 0.8  # ... this much of it clear of the hull's outline (stop 39, own tuning frames)
+_K9 = np.ones((9, 9), np.uint8)
 _NEUTRAL_JOIN_PX = 3  # a flat grey patch is closed only across gaps this wide: the card's outline is one
 
 
@@ -267,6 +270,45 @@ def shadow_light(small: np.ndarray, field: np.ndarray, min_ratio: float, sigma: 
         np.where(far_den > 0.02, far_num / np.maximum(far_den, 1e-6), 1.0),
     )
     return np.clip(light, _LIGHT_FLOOR, 1.0).astype(np.float32)
+
+
+def added_light(small: np.ndarray, field: np.ndarray, min_excess: float, sigma: float) -> np.ndarray | None:
+    """The light a lamp's reflection adds to a plain card (half-size float32 map of grey levels,
+    the same in every channel), or None when there is none to speak of.
+
+    A reflection adds light: over the field it lifts every channel by about the same amount, so
+    its pixels are the field's colour plus grey (their chromaticity moves towards grey, and the
+    finder's `field` loses them). Inside the hull of the field's pixels, each pixel that is the
+    field's median colour plus a grey excess says how much light was added there; that is
+    spread smoothly (normalised convolution, `sigma`) over the field and into the white and the
+    ink's edge beside it, where the reflection lifted the emblem the badge is aligned and judged
+    by. Like `shadow_light`, only the field says what the light is, never the face a card is
+    judged against (stop 39)."""
+    on = field.astype(bool)
+    if np.count_nonzero(on) < 100:
+        return None
+    pts = cv2.findNonZero(on.astype(np.uint8))
+    hull = np.zeros(on.shape, np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(pts), 1)
+    base = np.median(small[on], axis=0).astype(np.float32)
+    excess = small.astype(np.float32) - base
+    low = excess.min(axis=2)
+    grey = (hull > 0) & (low > 0) & (excess.max(axis=2) - low < 0.3 * low + 8.0)
+    measured = grey | on
+    lifted = np.count_nonzero(grey)
+    if lifted < 30 or float(np.percentile(low[grey], 90)) < min_excess:
+        return None
+    # A reflection on a held card is a blob inside it, not a bright thing beside a patch of the
+    # field's colour (a lamp by a wall): enough of the hull, and away from its outline.
+    if lifted < _LIFTED_MIN_SHARE * np.count_nonzero(hull):
+        return None
+    if np.count_nonzero(grey & (cv2.erode(hull, _K9) > 0)) < _LIFTED_INSIDE * lifted:
+        return None
+    value = np.where(grey, low, 0.0).astype(np.float32)
+    num = cv2.GaussianBlur(value, (0, 0), sigma)
+    den = cv2.GaussianBlur(measured.astype(np.float32), (0, 0), sigma)
+    light = np.where(den > 0.05, num / np.maximum(den, 1e-6), 0.0)
+    return np.where(hull > 0, light, 0.0).astype(np.float32)
 
 
 def _fit_template(badge: BadgeColour, scale: float) -> tuple[np.ndarray, np.ndarray]:

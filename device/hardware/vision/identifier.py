@@ -36,7 +36,14 @@ import cv2
 import numpy as np
 
 from device.hardware.vision.appearance import bandpass, bandpass_all, correlate
-from device.hardware.vision.badge_finder import MIN_FIELD_SHARE, BadgeColour, BadgeFinder, field_colours, shadow_light
+from device.hardware.vision.badge_finder import (
+    MIN_FIELD_SHARE,
+    BadgeColour,
+    BadgeFinder,
+    added_light,
+    field_colours,
+    shadow_light,
+)
 from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
@@ -118,6 +125,10 @@ class Thresholds:
     # plain-card bar: a second chance lets more of the colours near an enrolled one through
     badge_deshadow_min_view: float = -0.2  # ... and only a field whose best first-look view correlated at least
     # this with the badge's face (speed: empty tables and unenrolled cards; stop 36)
+    badge_deglare: float = 30.0  # > 0: a field lifted by a reflection (90th percentile of its grey excess
+    # at least this many levels) is judged again with that light taken off (stop 39)
+    badge_deglare_min_view: float = -0.2  # ... only a field whose best first-look view correlated at least this
+    badge_deglare_sigma: float = 4.0  # px at half size: how smoothly the added light is carried into the emblem
     badge_skip_cardlike: bool = True  # no badge search when a card-like face of a card the finder does not
     # look for was already found (speed: unenrolled illustrated cards; stop 38)
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
@@ -549,9 +560,30 @@ class Identifier:
     def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
         result = self._judge_badge_fits(frame, self._badge_orientations(frame), None)
+        fields = list(self._badge_finder.fields.items())  # (the searches below replace them)
         if result is None and self.t.badge_deshadow > 0:
-            return self._badge_deshadowed(frame)
+            result = self._badge_deshadowed(frame)
+        if result is None and self.t.badge_deglare > 0:
+            result = self._badge_deglared(frame, fields)
         return result
+
+    def _badge_deglared(self, frame: np.ndarray, fields: list[tuple[int, np.ndarray]]) -> Identification | None:
+        """Each badge field the finder saw, judged again with a reflection's added light taken off
+        the frame (badge_finder.added_light), with the deshadowed look's stricter colour bar."""
+        clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
+        small = self._half(frame).astype(np.float32)
+        for card, pixels in fields:
+            if self._first_views.get(card, -1.0) < self.t.badge_deglare_min_view:
+                continue  # nothing of the emblem seen: not worth a second search (as for shadows)
+            light = added_light(small, pixels, self.t.badge_deglare, self.t.badge_deglare_sigma)
+            if light is None:
+                continue
+            full = cv2.resize(light, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_LINEAR)
+            lit = np.clip(frame.astype(np.float32) - full[..., None], 0, 255).astype(np.uint8)
+            result = self._judge_badge_fits(lit, self._badge_orientations(lit, only={card}), clean)
+            if result is not None:
+                return result
+        return None
 
     def _judge_badge_fits(
         self,
