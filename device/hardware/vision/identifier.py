@@ -128,7 +128,7 @@ class Thresholds:
     badge_deglare: float = 30.0  # > 0: a field lifted by a reflection (90th percentile of its grey excess
     # at least this many levels) is judged again with that light taken off (stop 39)
     badge_deglare_min_view: float = -0.2  # ... only a field whose best first-look view correlated at least this
-    badge_deglare_sigma: float = 4.0  # px at half size: how smoothly the added light is carried into the emblem
+    badge_deglare_sigma: float = 4.0  # px at half size: how far the added light measured on the field is spread
     badge_skip_cardlike: bool = True  # no badge search when a card-like face of a card the finder does not
     # look for was already found (speed: unenrolled illustrated cards; stop 38)
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
