@@ -48,7 +48,8 @@ def test_the_added_light_is_measured_round_the_emblem() -> None:
     assert light[50, 54] > 40  # beside the emblem, where the reflection's middle left no field colour
     assert light[5, 5] < 5  # the corner is lit as the lamp lights the rest
     clean = np.clip(lit - light[..., None], 0, 255)
-    ring = (np.hypot(*np.mgrid[-50:50, -40:40]) > 14) & (np.hypot(*np.mgrid[-50:50, -40:40]) < 30)
+    radius = np.hypot(*np.mgrid[-50:50, -40:40])
+    ring = (radius > 14) & (radius < 30)
     before = np.abs(lit[ring] - _FIELD).max(axis=1).mean()
     after = np.abs(clean[ring] - _FIELD).max(axis=1).mean()
     assert after < 0.5 * before  # round the emblem the field is nearer its own colour again

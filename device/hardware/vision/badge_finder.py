@@ -290,25 +290,24 @@ def added_light(small: np.ndarray, field: np.ndarray, min_excess: float, sigma: 
     pts = cv2.findNonZero(on.astype(np.uint8))
     hull = np.zeros(on.shape, np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(pts), 1)
-    base = np.median(small[on], axis=0).astype(np.float32)
-    excess = small.astype(np.float32) - base
+    inside = hull > 0
+    excess = np.asarray(small, np.float32) - np.median(small[on], axis=0).astype(np.float32)
     low = excess.min(axis=2)
-    grey = (hull > 0) & (low > 0) & (excess.max(axis=2) - low < 0.3 * low + 8.0)
-    measured = grey | on
+    grey = inside & (low > 0) & (excess.max(axis=2) - low < 0.3 * low + 8.0)
     lifted = np.count_nonzero(grey)
     if lifted < 30 or float(np.percentile(low[grey], 90)) < min_excess:
         return None
     # A reflection on a held card is a blob inside it, not a bright thing beside a patch of the
     # field's colour (a lamp by a wall): enough of the hull, and away from its outline.
-    if lifted < _LIFTED_MIN_SHARE * np.count_nonzero(hull):
+    if lifted < _LIFTED_MIN_SHARE * np.count_nonzero(inside):
         return None
     if np.count_nonzero(grey & (cv2.erode(hull, _K9) > 0)) < _LIFTED_INSIDE * lifted:
         return None
     value = np.where(grey, low, 0.0).astype(np.float32)
     num = cv2.GaussianBlur(value, (0, 0), sigma)
-    den = cv2.GaussianBlur(measured.astype(np.float32), (0, 0), sigma)
+    den = cv2.GaussianBlur((grey | on).astype(np.float32), (0, 0), sigma)
     light = np.where(den > 0.05, num / np.maximum(den, 1e-6), 0.0)
-    return np.where(hull > 0, light, 0.0).astype(np.float32)
+    return np.where(inside, light, 0.0).astype(np.float32)
 
 
 def _fit_template(badge: BadgeColour, scale: float) -> tuple[np.ndarray, np.ndarray]:

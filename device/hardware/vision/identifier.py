@@ -560,17 +560,18 @@ class Identifier:
     def _badge_by_field(self, frame: np.ndarray) -> Identification | None:
         """A team badge found by its coloured field (badge_finder.py), judged like any fit."""
         result = self._judge_badge_fits(frame, self._badge_orientations(frame), None)
-        fields = list(self._badge_finder.fields.items())  # (the searches below replace them)
-        if result is None and self.t.badge_deshadow > 0:
-            result = self._badge_deshadowed(frame)
-        if result is None and self.t.badge_deglare > 0:
+        # The fields this search saw (each second look's own search replaces the finder's; it
+        # keeps none for a grey frame).
+        fields = list(self._badge_finder.fields.items())
+        if result is None and self.t.badge_deshadow > 0 and fields:
+            result = self._badge_deshadowed(frame, fields)
+        if result is None and self.t.badge_deglare > 0 and fields:
             result = self._badge_deglared(frame, fields)
         return result
 
     def _badge_deglared(self, frame: np.ndarray, fields: list[tuple[int, np.ndarray]]) -> Identification | None:
         """Each badge field the finder saw, judged again with a reflection's added light taken off
         the frame (badge_finder.added_light), with the deshadowed look's stricter colour bar."""
-        clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
         small = self._half(frame).astype(np.float32)
         for card, pixels in fields:
             if self._first_views.get(card, -1.0) < self.t.badge_deglare_min_view:
@@ -578,12 +579,18 @@ class Identifier:
             light = added_light(small, pixels, self.t.badge_deglare, self.t.badge_deglare_sigma)
             if light is None:
                 continue
-            full = cv2.resize(light, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_LINEAR)
-            lit = np.clip(frame.astype(np.float32) - full[..., None], 0, 255).astype(np.uint8)
-            result = self._judge_badge_fits(lit, self._badge_orientations(lit, only={card}), clean)
+            lit = np.clip(frame.astype(np.float32) - _frame_size(light, frame)[..., None], 0, 255)
+            result = self._badge_again(lit.astype(np.uint8), card)
             if result is not None:
                 return result
         return None
+
+    def _badge_again(self, corrected: np.ndarray, card: int) -> Identification | None:
+        """One badge searched for and judged again on a frame with its light corrected (a second
+        look): named only with a field colour error under `badge_deshadow_colour` of the plain-card
+        bar, since a second chance lets more of the colours near an enrolled one through."""
+        clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
+        return self._judge_badge_fits(corrected, self._badge_orientations(corrected, only={card}), clean)
 
     def _judge_badge_fits(
         self,
@@ -607,14 +614,9 @@ class Identifier:
                     return result
         return None
 
-    def _badge_deshadowed(self, frame: np.ndarray) -> Identification | None:
+    def _badge_deshadowed(self, frame: np.ndarray, fields: list[tuple[int, np.ndarray]]) -> Identification | None:
         """Each badge field the finder saw, judged again with its shadow divided out of the frame
         (badge_finder.shadow_light): only fields unevenly lit, after the plain judgement failed."""
-        fields = list(self._badge_finder.fields.items())  # (the finder's next call replaces them;
-        # it keeps none for a grey frame)
-        if not fields:
-            return None
-        clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
         small = self._half(frame).astype(np.float32)
         for card, pixels in fields:
             if self._first_views.get(card, -1.0) < self.t.badge_deshadow_min_view:
@@ -622,9 +624,8 @@ class Identifier:
             light = shadow_light(small, pixels, self.t.badge_deshadow, self.t.badge_deshadow_sigma)
             if light is None:
                 continue
-            full = cv2.resize(light, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_LINEAR)
-            lit = np.clip(frame.astype(np.float32) / full[..., None], 0, 255).astype(np.uint8)
-            result = self._judge_badge_fits(lit, self._badge_orientations(lit, only={card}), clean)
+            lit = np.clip(frame.astype(np.float32) / _frame_size(light, frame)[..., None], 0, 255)
+            result = self._badge_again(lit.astype(np.uint8), card)
             if result is not None:
                 return result
         return None
@@ -1305,6 +1306,11 @@ _CANONICAL = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)
+
+
+def _frame_size(light: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """A half-size light map brought to the frame's size."""
+    return cv2.resize(light, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_LINEAR)
 
 
 def _camera_size(frame: np.ndarray) -> np.ndarray:
