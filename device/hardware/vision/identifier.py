@@ -142,6 +142,7 @@ class Thresholds:
     refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
     refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
+    affine_rescue: bool = True  # a fit whose face is not card-like: its consensus' affine fit judged too
     pooled_local: str = "instead"  # locally equalised corners (CLAHE) for the pooled retry, "instead" of
     # the dense ones (no extra cost on empty tables), or "off" (the dense ones)
     colour_duel_below: float = 0.1  # an edge duel this close between same-design faces goes to colour
@@ -534,7 +535,9 @@ class Identifier:
         if h is None or corners is None:
             return Identification("none", inliers=inliers), False
         every = np.arange(len(self.labels))
-        return self._judge(frame, every, h, corners, inl, inliers, corr.card, np.full(len(corr), -1), None), True
+        q_card = np.full(len(corr), -1)
+        result = self._judge(frame, every, h, corners, inl, inliers, corr.card, q_card, None)
+        return self._affine_rescue(frame, corr, inl, inliers, q_card, result), True
 
     def support(self, frame: np.ndarray) -> int:
         """The best family's votes in a frame, without verifying anything (calibration)."""
@@ -817,6 +820,42 @@ class Identifier:
             h, inl = np.vstack([a, [0.0, 0.0, 1.0]]), ainl
             corners = _card_corners_in_frame(h)
         return h, corners, inl, inliers
+
+    def _affine_rescue(
+        self,
+        frame: np.ndarray,
+        corr: Correspondences,
+        inl: np.ndarray,
+        inliers: int,
+        q_card: np.ndarray,
+        result: Identification,
+    ) -> Identification:
+        """A pooled homography whose warped face is not even card-like ("none"), judged again as the
+        affine fit of the same consensus. Inliers bunched on one part of the card (the shared
+        frame's top edge, a title beside a finger) pin that part down but leave the perspective
+        terms free: the far corners land tens of pixels off (tuning frames: 36-117 px with 29-38
+        inliers that agree with the true pose), while an affine fit of those inliers extrapolates
+        as a held card mostly is, nearly flat to the camera. A near-twin named on this fit is
+        left undecided, so the dense alignment (_second_look) decides between the twins.
+        Only the pooled localiser's fits are rescued: a family's "none" earns it the guided and
+        dense retries, which a card-like rescue would skip (tuning frames: one match lost). (A
+        fit that came back an affine one already, _fit's fallback, is fitted the same way.)"""
+        if not self.t.affine_rescue or result.status != "none" or inliers < self.t.min_inliers:
+            return result
+        keep = inl.ravel().astype(bool)
+        a, _ = cv2.estimateAffine2D(corr.frame[keep], corr.card[keep], method=cv2.LMEDS)
+        if a is None:
+            return result
+        h = np.vstack([a, [0.0, 0.0, 1.0]])
+        corners = _card_corners_in_frame(h)
+        if corners is None:
+            return result
+        every = np.arange(len(self.labels))
+        alt = self._judge(frame, every, h, corners, inl, inliers, corr.card, q_card, None)
+        k = self._card_index(alt)
+        if alt.is_match and k is not None and self.twins[k].any():
+            alt = replace(alt, status="unknown")
+        return alt if alt.is_match or alt.whole > result.whole else result
 
     def _refit(
         self, q_pts: np.ndarray, r_pts: np.ndarray, h: np.ndarray, inl: np.ndarray, inliers: int
