@@ -84,7 +84,6 @@ class BadgeFinder:
         neutral_patches: int = 2,
         flat_gradient: float = 0.03,
         neutral_fit: bool = True,
-        neutral_bridge_px: int = 0,
     ):
         self.badges = badges
         self.tolerance = tolerance  # L1 distance in chromaticity (casts move it by up to ~0.1)
@@ -101,7 +100,6 @@ class BadgeFinder:
         self.neutral_patches = neutral_patches
         self.flat_gradient = flat_gradient  # gradient / brightness below which a pixel is flat
         self.neutral_fit = neutral_fit  # whether neutral patches get the outline fit too (~5 ms each)
-        self.neutral_bridge_px = neutral_bridge_px  # > 0: a neutral field split by a shadow is joined (_bridged)
         # each badge's field mask at that size, padded, and its card -> template transform (made once)
         self._templates = {b.card: _fit_template(b, fit_scale) for b in badges} if fit_scale > 0 else {}
         self.fields: dict[int, np.ndarray] = {}  # the last call's field pixels per searched badge (one per badge)
@@ -142,7 +140,6 @@ class BadgeFinder:
                 flat = _flat(small_f, self.flat_gradient) if flat is None else flat
                 near = near & flat
                 quads = self._quads(near, self.neutral_patches, _NEUTRAL_JOIN_PX, self.neutral[badge.card])
-                quads += self._bridged(near, quads, self.neutral[badge.card])
             else:
                 quads = self._quads(near, 1, self.join_px)
             if quads:  # the field's pixels on the patches found (not a background of its colour)
@@ -202,26 +199,6 @@ class BadgeFinder:
             return quad
         refined = refined.reshape(4, 2).astype(np.float32)
         return refined if np.all(np.isfinite(refined)) and _signed_area(refined) > 0 else quad
-
-    def _bridged(self, mask: np.ndarray, found: list[np.ndarray], max_solidity: float) -> list[np.ndarray]:
-        """A white or grey field split by a cast shadow, as one patch: the largest flat patch after
-        closing gaps up to `neutral_bridge_px` wide, when it is not a patch already found. A
-        shadow's edge across the field is not flat, so the flat mask cuts the field in two, and
-        neither part has the card's shape; closing that wide everywhere would join the field to
-        the table around it, so the joined patch is only one more candidate (the judgement
-        decides). Text-frame tuning frames of the grey plain card (stop 40): the finder's best
-        quad was 84-590 px off on most failed frames, a shadow edge across the field on many."""
-        if self.neutral_bridge_px <= 0:
-            return []
-        opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        kernel = np.ones((self.neutral_bridge_px, self.neutral_bridge_px), np.uint8)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.morphologyEx(opened, cv2.MORPH_CLOSE, kernel))
-        if n < 2:
-            return []
-        quad = self._quad(opened, labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA])), max_solidity)
-        if quad is None or any(np.allclose(quad, q, atol=3) for q in found):
-            return []
-        return [quad]
 
     def _quads(self, mask: np.ndarray, count: int, join_px: int, max_solidity: float = 1.0) -> list[np.ndarray]:
         """Four corners (clockwise) of each of the `count` largest solid patches of the mask

@@ -115,8 +115,6 @@ class Thresholds:
     # deck's median card (measured at enrollment: the own badges' rings and stars have ~850, as many as art)
     badge_neutral_hole: float = 0.5  # ... whose patch must show this share of the emblem as a hole
     badge_neutral_fit: bool = True  # ... with their outline fitted like a coloured field's
-    badge_neutral_bridge: int = 25  # ... and their patches also joined across gaps this wide (half-size px):
-    # a cast shadow's edge is not flat and splits the field (stop 40; 0: off)
     badge_flat_gradient: float = 0.03  # a pixel is flat when its gradient is below this share of its brightness
     badge_seek: float = 0.2  # follow a badge field's colour under a colour cast from this radius (0: off)
     badge_max_drift: float = 0.2  # ... at most this far from the enrolled chromaticity (L1)
@@ -296,7 +294,6 @@ class Identifier:
             neutral_patches=self.t.badge_neutral_patches,
             flat_gradient=self.t.badge_flat_gradient,
             neutral_fit=self.t.badge_neutral_fit,
-            neutral_bridge_px=self.t.badge_neutral_bridge,
         )
         self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
         self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
