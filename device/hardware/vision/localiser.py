@@ -84,7 +84,6 @@ class PooledLocaliser:
         order = np.argsort(d1[ok] / np.maximum(np.minimum(d2[ok], 256), 1), kind="stable")
         return Correspondences(frame_points[cand.queries[ok]][order], self.points[best_ref[ok]][order])
 
-
     def match_near(
         self, frame_points: np.ndarray, frame_descriptors: np.ndarray, h: np.ndarray, radius: float
     ) -> Correspondences:
