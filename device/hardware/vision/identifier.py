@@ -143,8 +143,6 @@ class Thresholds:
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
     refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
     affine_rescue: bool = True  # a fit whose face is not card-like: its consensus' affine fit judged too
-    pooled_guided_radius: float = 12.0  # a card-like pooled fit that decided nothing: matched again
-    # within this many card pixels of where it puts each frame corner, refitted, judged (0: off)
     pooled_local: str = "instead"  # locally equalised corners (CLAHE) for the pooled retry, "instead" of
     # the dense ones (no extra cost on empty tables), or "off" (the dense ones)
     colour_duel_below: float = 0.1  # an edge duel this close between same-design faces goes to colour
@@ -520,7 +518,6 @@ class Identifier:
             return Identification("none")
         corr = self._localiser.match(feats.points, feats.descriptors)
         result, fitted = self._pooled_judged(frame, corr)
-        dense: Features | None = None
         if not fitted and self.t.pooled_dense and len(corr) >= self.t.pooled_dense_min:
             # Some template features but no fit: a small or blurred card. More, weaker corners.
             local = self.t.pooled_local == "instead"
@@ -528,40 +525,7 @@ class Identifier:
             result, fitted = self._pooled_judged(frame, self._localiser.match(dense.points, dense.descriptors))
         if result.is_match or not fitted:
             return result
-        result = self._pooled_guided(frame, result, dense)
-        if result.is_match:
-            return result
         return self._second_look(frame, result)
-
-    def _pooled_guided(self, frame: np.ndarray, result: Identification, dense: Features | None) -> Identification:
-        """A card-like pooled fit that decided nothing, matched again where it puts each corner
-        (guided matching): every frame corner is paired with the pooled descriptor nearest in
-        Hamming distance among those within `pooled_guided_radius` of its predicted place on
-        the card, then refitted and judged (twice, the second time within 0.6 of the radius).
-        The first fit's consensus is often bunched on one part of the card; the corners it
-        predicts well there find their pairs all over the card once the search is local, where
-        the deck-wide ratio test had thrown them away (tuning frames: fits 11-90 px off that the
-        ECC second look walked away from). A near-twin named this way is left "unknown" for the
-        second look to decide, as after the affine rescue."""
-        radius = self.t.pooled_guided_radius
-        if radius <= 0 or result.corners is None or result.whole < self.t.refine_min_whole:
-            return result
-        if dense is None:  # the locally equalised corners: more of them, and the retry's kind
-            dense = self.extractor.frame_local(self._grey_view(frame))
-        for r in (radius, 0.6 * radius):
-            h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), _CANONICAL)
-            alt, fitted = self._pooled_judged(frame, self._localiser.match_near(dense.points, dense.descriptors, h, r))
-            if not fitted or alt.corners is None:
-                break
-            k = self._card_index(alt)
-            if alt.is_match and k is not None and self.twins[k].any():
-                alt = replace(alt, status="unknown")
-            if alt.is_match:
-                return alt
-            if alt.whole <= result.whole:
-                break
-            result = alt
-        return result
 
     def _pooled_judged(self, frame: np.ndarray, corr: Correspondences) -> tuple[Identification, bool]:
         """The pooled pairs' fit, judged among every card: (the result, whether the fit was plausible)."""
