@@ -838,8 +838,8 @@ class Identifier:
         as a held card mostly is, nearly flat to the camera. A near-twin named on this fit is
         left undecided, so the dense alignment (_second_look) decides between the twins.
         Only the pooled localiser's fits are rescued: a family's "none" earns it the guided and
-        dense retries, which a card-like rescue would skip (tuning frames: one match lost). (A
-        fit that came back an affine one already, _fit's fallback, is fitted the same way.)"""
+        dense retries, which a card-like rescue would skip (tuning frames: one match lost). The
+        rotation-scale-shift fit that _fit falls back to is refitted in the same way."""
         if not self.t.affine_rescue or result.status != "none" or inliers < self.t.min_inliers:
             return result
         keep = inl.ravel().astype(bool)
