@@ -155,8 +155,13 @@ def _count_helper_jobs(monkeypatch) -> list[int]:
 
 
 class _SlowCommits:
-    """The journal's connection with every commit 5 ms late: a slow disk's fsync (the GIL is
-    released while it waits, as in fsync). Everything else goes to the real connection."""
+    """The journal's connection with every commit 20 ms late: a slow disk's fsync (the GIL is
+    released while it waits, as in fsync). Everything else goes to the real connection. (At 5 ms
+    the full suite failed twice in a row with 54 of 60 inputs on the helper, never alone or with
+    the spine tests only. Likely a pause while making the views, in a worker that has run the
+    vision tests, lifts the pace's running estimate of the work above 0.75 of the disk's wait for
+    a few inputs, and the pace rightly goes inline. 20 ms keeps the disk clearly the slower, as an
+    SD card's sync is.)"""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
@@ -168,7 +173,7 @@ class _SlowCommits:
         return self._conn.__enter__()
 
     def __exit__(self, *exc):
-        time.sleep(0.005)
+        time.sleep(0.02)
         return self._conn.__exit__(*exc)
 
 
