@@ -76,7 +76,8 @@ def test_the_rescue_keeps_the_consensus_and_leaves_twins_to_the_dense_alignment(
     inl = np.ones((len(grid), 1), np.uint8)
     on._views_of, on._in_identify = None, True
     try:
-        out = on._affine_rescue(frame, corr, inl, len(grid), np.full(len(grid), -1), Identification("none"))
+        every = np.arange(len(on.labels))
+        out = on._affine_rescue(frame, every, corr, inl, len(grid), np.full(len(grid), -1), Identification("none"))
     finally:
         on._in_identify = False
     assert out.card in (card, *[on.labels[j][1] for j in np.flatnonzero(on.twins[twin])]), out
