@@ -566,26 +566,16 @@ class Identifier:
         # The fields this search saw (each second look's own search replaces the finder's; it
         # keeps none for a grey frame).
         fields = list(self._badge_finder.fields.items())
-        if result is None and self.t.badge_deshadow > 0 and fields:
-            # A shadow across the field: divided out (badge_finder.shadow_light).
-            t = self.t
-            result = self._badge_relit(
-                frame,
-                fields,
-                t.badge_deshadow_min_view,
-                lambda small, pixels: shadow_light(small, pixels, t.badge_deshadow, t.badge_deshadow_sigma),
-                np.divide,
-            )
-        if result is None and self.t.badge_deglare > 0 and fields:
-            # A reflection's added light: taken off (badge_finder.added_light, stop 39).
-            t = self.t
-            result = self._badge_relit(
-                frame,
-                fields,
-                t.badge_deglare_min_view,
-                lambda small, pixels: added_light(small, pixels, t.badge_deglare, t.badge_deglare_sigma),
-                np.subtract,
-            )
+        t = self.t
+        second_looks = (
+            # A shadow across the field, divided out (badge_finder.shadow_light, stop 35) ...
+            (t.badge_deshadow, t.badge_deshadow_min_view, shadow_light, t.badge_deshadow_sigma, np.divide),
+            # ... then a reflection's added light, taken off (badge_finder.added_light, stop 39).
+            (t.badge_deglare, t.badge_deglare_min_view, added_light, t.badge_deglare_sigma, np.subtract),
+        )
+        for bar, min_view, light_of, sigma, correct in second_looks:
+            if result is None and bar > 0 and fields:
+                result = self._badge_relit(frame, fields, min_view, light_of, bar, sigma, correct)
         return result
 
     def _badge_relit(
@@ -593,19 +583,22 @@ class Identifier:
         frame: np.ndarray,
         fields: list[tuple[int, np.ndarray]],
         min_view: float,
-        measure: Callable[[np.ndarray, np.ndarray], np.ndarray | None],
+        light_of: Callable[[np.ndarray, np.ndarray, float, float], np.ndarray | None],
+        bar: float,
+        sigma: float,
         correct: Callable[[np.ndarray, np.ndarray], np.ndarray],
     ) -> Identification | None:
-        """Each badge field the finder saw, judged again on the frame with the light that `measure`
-        finds on the field's own pixels (a half-size map, or None where there is nothing to
-        correct) corrected by `correct` (frame, light), after the plain judgement failed. Only a
-        field whose best first-look view correlated at least `min_view` with its face: with
-        nothing of the emblem seen a second search is not worth it (speed, stop 36)."""
+        """Each badge field the finder saw, judged again on the frame with the light that
+        `light_of(small, field, bar, sigma)` measures on the field's own pixels (a half-size map,
+        or None where there is nothing to correct) corrected by `correct(frame, light)`, after the
+        plain judgement failed. Only a field whose best first-look view correlated at least
+        `min_view` with its face: with nothing of the emblem seen a second search is not worth
+        it (speed, stop 36)."""
         small = self._half(frame).astype(np.float32)
         for card, pixels in fields:
             if self._first_views.get(card, -1.0) < min_view:
                 continue
-            light = measure(small, pixels)
+            light = light_of(small, pixels, bar, sigma)
             if light is None:
                 continue
             lit = np.clip(correct(frame.astype(np.float32), _frame_size(light, frame)[..., None]), 0, 255)
