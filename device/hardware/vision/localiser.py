@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from device.hardware.vision.hamming_index import HammingIndex
@@ -25,6 +26,8 @@ from device.hardware.vision.hamming_index import HammingIndex
 _CELL_PX = 6.0  # canonical card pixels per pooling cell
 _SAME_DESC = 24  # Hamming distance under which two descriptors in one cell are one feature
 _OTHER_PLACE_PX = 10.0  # the ratio test's rival must be at least this far away on the card
+_ROW = 1 << 20  # guided matching's cell key: row * _ROW + column
+_FAR_PX = 1e5  # predicted places further than this from the card are not looked up
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class PooledLocaliser:
         self.index = HammingIndex(self.descriptors)
         self.max_dist = max_dist
         self.ratio = ratio
+        self._grids: dict[float, _Cells] = {}  # guided matching's grids, by cell side
 
     @property
     def size(self) -> int:
@@ -79,6 +83,68 @@ class PooledLocaliser:
         # Most distinctive first (lowest ratio), for a sampler that tries good pairs first.
         order = np.argsort(d1[ok] / np.maximum(np.minimum(d2[ok], 256), 1), kind="stable")
         return Correspondences(frame_points[cand.queries[ok]][order], self.points[best_ref[ok]][order])
+
+    def match_near(
+        self, frame_points: np.ndarray, frame_descriptors: np.ndarray, h: np.ndarray, radius: float
+    ) -> Correspondences:
+        """Guided matching: each frame point paired with the pooled descriptor nearest in Hamming
+        distance (at most `max_dist`) among those within `radius` card pixels of where the frame
+        -> card homography `h` puts it; most distinctive (lowest distance) first. No ratio test:
+        the place is the evidence, so a template feature that is everywhere on the deck counts."""
+        empty = Correspondences(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32))
+        if self.size == 0 or len(frame_points) == 0:
+            return empty
+        cells = self._cells(radius)
+        at = cv2.perspectiveTransform(frame_points.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2)
+        ok = np.isfinite(at).all(axis=1) & (np.abs(at) < _FAR_PX).all(axis=1)
+        queries = np.flatnonzero(ok)
+        cell = np.floor(at[queries] / radius).astype(np.int64)
+        q_parts, r_parts = [], []
+        for dy in (-1, 0, 1):  # the 3 x 3 cells round each predicted place
+            for dx in (-1, 0, 1):
+                key = (cell[:, 1] + dy) * _ROW + (cell[:, 0] + dx)
+                lo = np.searchsorted(cells.keys, key, "left")
+                n = np.searchsorted(cells.keys, key, "right") - lo
+                q = np.repeat(np.arange(len(queries)), n)
+                q_parts.append(q)
+                r_parts.append(np.repeat(lo, n) + np.arange(len(q)) - np.repeat(np.cumsum(n) - n, n))
+        q, r = np.concatenate(q_parts), np.concatenate(r_parts)
+        near = np.abs(cells.points[r] - at[queries][q]).max(axis=1) <= radius
+        q, r = q[near], r[near]
+        desc = np.ascontiguousarray(frame_descriptors, np.uint8).view(np.uint64)[queries]
+        dist = np.bitwise_count(desc[q] ^ cells.descriptors[r]).sum(axis=1)
+        good = dist <= self.max_dist
+        q, r, dist = q[good], r[good], dist[good]
+        if len(q) == 0:
+            return empty
+        order = np.lexsort((dist, q))  # per query, the nearest descriptor first
+        q, r, dist = q[order], r[order], dist[order]
+        first = np.r_[True, q[1:] != q[:-1]]
+        q, r, dist = q[first], r[first], dist[first]
+        best = np.argsort(dist, kind="stable")
+        return Correspondences(frame_points[queries[q[best]]].astype(np.float32), cells.points[r[best]])
+
+    def _cells(self, radius: float) -> _Cells:
+        """The pooled points and descriptors sorted by grid cell of side `radius` (made once per radius)."""
+        cells = self._grids.get(radius)
+        if cells is None:
+            cell = np.floor(self.points / radius).astype(np.int64)
+            keys = cell[:, 1] * _ROW + cell[:, 0]
+            order = np.argsort(keys, kind="stable")
+            cells = _Cells(keys[order], self.points[order], self.descriptors[order].view(np.uint64))
+            if len(self._grids) >= 8:  # a bound: the identifier asks for two radii
+                self._grids.clear()
+            self._grids[radius] = cells
+        return cells
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """Pooled entries sorted by grid cell, for guided matching."""
+
+    keys: np.ndarray
+    points: np.ndarray
+    descriptors: np.ndarray  # N x 4 uint64
 
 
 def _pool(points: np.ndarray, descriptors: np.ndarray) -> np.ndarray:
