@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from device.hardware.vision.popcount import bit_count
+
 
 @dataclass(frozen=True)
 class Candidates:
@@ -105,7 +107,7 @@ class HammingIndex:
         qi = np.repeat(np.arange(len(q), dtype=np.int64), per_query)
         x = np.take(self._d64, ref, axis=0)
         x ^= np.repeat(q.view(np.uint64), per_query, axis=0)
-        ones = np.bitwise_count(x)
+        ones = bit_count(x)
         dist = ones[:, 0].astype(np.int64)
         for col in range(1, ones.shape[1]):
             dist += ones[:, col]

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision.hamming_index import HammingIndex
+from device.hardware.vision.popcount import bit_count
 
 _CELL_PX = 6.0  # canonical card pixels per pooling cell
 _SAME_DESC = 24  # Hamming distance under which two descriptors in one cell are one feature
@@ -112,7 +113,7 @@ class PooledLocaliser:
         near = np.abs(cells.points[r] - at[queries][q]).max(axis=1) <= radius
         q, r = q[near], r[near]
         desc = np.ascontiguousarray(frame_descriptors, np.uint8).view(np.uint64)[queries]
-        dist = np.bitwise_count(desc[q] ^ cells.descriptors[r]).sum(axis=1)
+        dist = bit_count(desc[q] ^ cells.descriptors[r]).sum(axis=1)
         good = dist <= self.max_dist
         q, r, dist = q[good], r[good], dist[good]
         if len(q) == 0:
@@ -176,9 +177,9 @@ def _pool(points: np.ndarray, descriptors: np.ndarray) -> np.ndarray:
         k = np.repeat(np.arange(lo, hi), earlier[lo:hi])
         j = cell_start[k] + (np.arange(len(k)) - (offsets[k] - offsets[lo]))
         # The first 64 bits alone rule most pairs out; only the rest are compared in full.
-        first = np.bitwise_count(d64[k, 0] ^ d64[j, 0]) <= _SAME_DESC
+        first = bit_count(d64[k, 0] ^ d64[j, 0]) <= _SAME_DESC
         k, j = k[first], j[first]
-        dist = np.bitwise_count(d64[k] ^ d64[j]).sum(axis=1)
+        dist = bit_count(d64[k] ^ d64[j]).sum(axis=1)
         drop[k[dist <= _SAME_DESC]] = True  # an earlier row stands for it
         lo = hi
     keep = np.ones(n, bool)
