@@ -16,6 +16,7 @@ from device.hardware.vision.card_art import CARD_H, CARD_W, render_card
 from device.hardware.vision.identifier import Identification, Identifier
 from device.hardware.vision.localiser import Correspondences
 from device.hardware.vision.references import ReferenceSet
+from tests.support.text_frames import unenrolled_and_empty
 
 # Text-frame table frames (tuning seeds, medium) that the identifier without the rescue answered
 # "none" for: the pooled fit's consensus agreed with the true pose, its corners did not.
@@ -48,14 +49,7 @@ def test_the_rescue_accepts_no_unenrolled_card_and_no_empty_table(text_refs: Ref
     """Unenrolled cards of the same frame and empty tables (tuning seeds, medium and hard): the
     second fit judged is never taken for an enrolled card."""
     on, _ = _pair(text_refs)
-    unenrolled = decks.text_frame_unenrolled()
-    frames = [
-        single_frame(render_card(decks.TEXT_FRAME_DECK, unenrolled[i % len(unenrolled)]), 926000 + i, d, "table")
-        for i in range(8)
-        for d in ("medium", "hard")
-    ]
-    frames += [single_frame(None, 927000 + i, "medium", "table") for i in range(6)]
-    answers = [on.identify(f) for f in frames]
+    answers = [on.identify(f) for f in unenrolled_and_empty(926000, 8, 927000, 6)]
     assert not any(r.is_match for r in answers), [r.card for r in answers if r.is_match]
 
 

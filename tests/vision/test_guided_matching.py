@@ -16,6 +16,7 @@ from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier
 from device.hardware.vision.localiser import PooledLocaliser
 from device.hardware.vision.references import ReferenceSet
+from tests.support.text_frames import unenrolled_and_empty
 
 # Text-frame table frames (tuning seeds, medium) named only with guided matching.
 _GUIDED = ((925158, "tale-zed"), (925183, "tale-tom"), (925213, "tale-val"))
@@ -42,13 +43,18 @@ def _to_frame() -> np.ndarray:
     return cv2.getPerspectiveTransform(card, frame)
 
 
-def test_corners_find_their_entries_near_the_predicted_place() -> None:
-    rng = np.random.default_rng(3)
+def _seen(rng: np.random.Generator, n: int) -> tuple[PooledLocaliser, np.ndarray, np.ndarray]:
+    """A pooled deck, `n` of its entries taken, and where the held card puts them in the frame."""
     points, desc = _deck(rng)
     loc = PooledLocaliser(points, desc)
-    take = rng.choice(len(loc.points), 60, replace=False)
+    take = rng.choice(len(loc.points), n, replace=False)
     frame_pts = cv2.perspectiveTransform(loc.points[take].reshape(-1, 1, 2).astype(np.float64), _to_frame())
-    frame_pts = frame_pts.reshape(-1, 2).astype(np.float32)
+    return loc, take, frame_pts.reshape(-1, 2).astype(np.float32)
+
+
+def test_corners_find_their_entries_near_the_predicted_place() -> None:
+    rng = np.random.default_rng(3)
+    loc, take, frame_pts = _seen(rng, 60)
     frame_desc = _flip_bits(loc.descriptors[take], 20, rng)  # seen through a camera: 20 bits off
     # A prior fit a few card px off (the frame shifted by 3, 4 px): the pairs are still found within 12.
     prior = np.linalg.inv(_to_frame()) @ np.array([[1.0, 0.0, 3.0], [0.0, 1.0, 4.0], [0.0, 0.0, 1.0]])
@@ -60,11 +66,7 @@ def test_corners_find_their_entries_near_the_predicted_place() -> None:
 
 def test_nothing_far_from_the_predicted_place_or_too_different_is_paired() -> None:
     rng = np.random.default_rng(4)
-    points, desc = _deck(rng)
-    loc = PooledLocaliser(points, desc)
-    take = rng.choice(len(loc.points), 30, replace=False)
-    frame_pts = cv2.perspectiveTransform(loc.points[take].reshape(-1, 1, 2).astype(np.float64), _to_frame())
-    frame_pts = frame_pts.reshape(-1, 2).astype(np.float32)
+    loc, take, frame_pts = _seen(rng, 30)
     # A prior 40 card px off: the true entries are outside the 12 px window; random neighbours
     # there differ by ~128 bits, beyond the 64-bit bar.
     far = np.array([[1.0, 0.0, 40.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) @ np.linalg.inv(_to_frame())
@@ -114,13 +116,7 @@ def test_guided_matching_names_no_unenrolled_card_and_is_mostly_spared_on_them(t
     every = Identifier([text_refs])
     every.t = replace(on.t, pooled_guided_min_similarity=0.0)
     on_calls, every_calls = _counting(on), _counting(every)
-    unenrolled = decks.text_frame_unenrolled()
-    frames = [
-        single_frame(render_card(decks.TEXT_FRAME_DECK, unenrolled[i % len(unenrolled)]), 928000 + i, d, "table")
-        for i in range(10)
-        for d in ("medium", "hard")
-    ]
-    frames += [single_frame(None, 929000 + i, "medium", "table") for i in range(6)]
+    frames = unenrolled_and_empty(928000, 10, 929000, 6)
     answers = [on.identify(f) for f in frames] + [every.identify(f) for f in frames]
     assert not any(r.is_match for r in answers), [r.card for r in answers if r.is_match]
     assert every_calls[0] >= 6, every_calls  # the unenrolled cards' fits do reach guided matching ...
