@@ -556,12 +556,7 @@ class Identifier:
         h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), _CANONICAL)
         near = self._localiser.match_near(corners.points, corners.descriptors, h, radius)
         alt, fitted = self._pooled_judged(frame, near)
-        if not fitted or alt.corners is None:
-            return result
-        k = self._card_index(alt)
-        if alt.is_match and k is not None and self.twins[k].any():
-            alt = replace(alt, status="unknown")
-        return alt if alt.is_match or alt.whole > result.whole else result
+        return self._better_fit(result, alt) if fitted else result
 
     def _pooled_judged(self, frame: np.ndarray, corr: Correspondences) -> tuple[Identification, bool]:
         """The pooled pairs' fit, judged among every card: (the result, whether the fit was plausible)."""
@@ -891,6 +886,12 @@ class Identifier:
         if corners is None:
             return result
         alt = self._judge(frame, every, h, corners, inl, inliers, corr.card, q_card, None)
+        return self._better_fit(result, alt)
+
+    def _better_fit(self, result: Identification, alt: Identification) -> Identification:
+        """A second fit's judgement (the affine rescue's, guided matching's) against the first:
+        kept when it names a card or its whole face fits better. A near-twin it names is left
+        "unknown": the dense second look (_second_look) decides between twins."""
         k = self._card_index(alt)
         if alt.is_match and k is not None and self.twins[k].any():
             alt = replace(alt, status="unknown")

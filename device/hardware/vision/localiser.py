@@ -133,7 +133,7 @@ class PooledLocaliser:
             keys = cell[:, 1] * _ROW + cell[:, 0]
             order = np.argsort(keys, kind="stable")
             cells = _Cells(keys[order], self.points[order], self.descriptors[order].view(np.uint64))
-            if len(self._grids) >= 8:  # a bound: the identifier asks for two radii
+            if len(self._grids) >= 8:  # a bound: the identifier asks for one radius
                 self._grids.clear()
             self._grids[radius] = cells
         return cells
