@@ -20,12 +20,10 @@ from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.decks import card_ids_for
 from device.hardware.vision.identifier import Identifier
 from device.hardware.vision.references import (
-    CANONICAL_ASPECT,
     ReferenceSet,
     _order_corners,
     build_reference_set,
-    quad_aspect,
-    read_folder_with_aspect,
+    read_folder,
     save,
 )
 
@@ -71,15 +69,13 @@ def _finish(
     missing: list[str],
     unknown: list[str],
     calibration_options: dict[str, int] | None = None,
-    aspect: float = CANONICAL_ASPECT,
 ) -> EnrollReport:
-    """Measure look-alikes and calibrate (with the deck's printed `aspect`), then save."""
     ident = Identifier([refs])
     refs = replace(refs, look_alikes=ident.alike)
     calibration = calibrate(
         refs, faces, lambda sets, th, alike: Identifier(sets, th, look_alikes=alike), **(calibration_options or {})
     )
-    refs = replace(refs, calibration={**calibration.as_dict(), "aspect": round(aspect, 3)})
+    refs = replace(refs, calibration=calibration.as_dict())
     path = save(refs, data_dir)
     return EnrollReport(
         refs.deck,
@@ -90,7 +86,7 @@ def _finish(
         unknown,
         ident.look_alike_groups(),
         ident.too_alike(),
-        refs.calibration or {},
+        calibration.as_dict(),
     )
 
 
@@ -99,12 +95,12 @@ def enroll_from_folder(
 ) -> EnrollReport:
     """Enroll `<card-id>[__n].<ext>` images; a built-in deck only takes its catalogue's ids."""
     expected = card_ids_for(deck)
-    faces, unknown, missing, aspect = read_folder_with_aspect(Path(folder), expected)
+    faces, unknown, missing = read_folder(Path(folder), expected)
     if not faces:
         raise ValueError(f"no images of deck {deck!r} cards in {folder}")
     refs = build_reference_set(deck, faces)
     views = sum(len(v) for v in faces.values())
-    return _finish(refs, faces, data_dir, views, missing, unknown, calibration_options, aspect)
+    return _finish(refs, faces, data_dir, views, missing, unknown, calibration_options)
 
 
 def find_card_quad(frame: np.ndarray) -> np.ndarray | None:
@@ -138,7 +134,6 @@ def enroll_from_camera(
 ) -> EnrollReport:
     """Walk through `cards`: ask for each, take `views` whole-card views, then say "got it"."""
     faces: dict[str, list[np.ndarray]] = {}
-    aspects: list[float] = []
     missing: list[str] = []
     dst = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])
     for n, card in enumerate(cards, 1):
@@ -153,8 +148,6 @@ def enroll_from_camera(
             if quad is not None and now - last >= min_gap:
                 m = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
                 taken.append(cv2.warpPerspective(frame, m, (CARD_W, CARD_H)))
-                a = quad_aspect(quad)
-                aspects.append(max(a, 1.0 / a))
                 last = now
             if progress:
                 progress(n, len(cards), card, len(taken), views)
@@ -169,5 +162,4 @@ def enroll_from_camera(
     if not faces:
         raise ValueError("no card was seen by the camera")
     refs = build_reference_set(deck, faces)
-    aspect = float(np.median(aspects)) if aspects else CANONICAL_ASPECT
-    return _finish(refs, faces, data_dir, sum(len(v) for v in faces.values()), missing, [], None, aspect)
+    return _finish(refs, faces, data_dir, sum(len(v) for v in faces.values()), missing, [])

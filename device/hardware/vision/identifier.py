@@ -103,9 +103,6 @@ class Thresholds:
     badge_fields: bool = True  # look for coloured badge fields when features found nothing
     badge_min_chroma: float = 0.15  # a field this far from grey can be found by its colour
     badge_orientations: int = 2  # badge orientations judged per colour patch, best-fitting first (of 4)
-    badge_aspect_margin: float = 0.15  # > 0: a patch's two quarter-turns are told apart by the card's shape
-    # (the frame quad's side ratio against the deck's card aspect, measured at enrollment) when one pair's
-    # log-ratio error is this much smaller; its rolls are then judged too, after the best-fitting ones
     badge_align_iters: int = 60  # ECC iterations aligning each badge orientation
     badge_rank_iters: int = 15  # > 0: the four ranked after this many, only the chosen ones aligned further
     badge_min_view: float = 0.1  # a colour patch whose best aligned view correlates less with the badge's
@@ -309,11 +306,6 @@ class Identifier:
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
         self._first_views: dict[int, float] = {}  # the last full badge search's best view per card
-        # Each card's height over width as printed (its deck's, measured at enrollment; the canonical
-        # face's where a store predates that): a patch's quad says which quarter-turns fit it.
-        self._aspect = np.concatenate(
-            [np.full(len(r.cards), r.aspect, np.float64) for r in reference_sets] or [np.zeros(0)]
-        )
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -715,9 +707,7 @@ class Identifier:
                 continue
             order = sorted(range(len(scored)), key=lambda j: -scored[j][0])
             if self.t.badge_orientations < 4:
-                shaped = self._shaped_rolls(card, [rough for _, _, rough in scored])
-                best, rest = order[: self.t.badge_orientations], order[self.t.badge_orientations :]
-                order = best + [j for j in rest if j in shaped]
+                order = order[: self.t.badge_orientations]
             else:  # all four, in the finder's order (as before this ranking existed)
                 order = sorted(order)
             for j in order:
@@ -728,29 +718,6 @@ class Identifier:
                     aligned = more if more is not None and _card_corners_in_frame(more) is not None else aligned
                 out.append((card, aligned, scored[j][2]))
         return out
-
-    def _shaped_rolls(self, card: int, roughs: list[np.ndarray]) -> set[int]:
-        """The orientations of a patch that the card's shape does not rule out (stop 42). A quarter
-        turn maps the quad's long sides onto the card's short ones, and a plain card's emblem is
-        often near-symmetric, so the view correlation ranks such a turn first about as often as
-        the right one. Under perspective (tilt <= 45 deg) the frame quad's side ratio stays nearer
-        the card's aspect in the right pair of turns (0 and 180 deg) than in the other: when the
-        pairs differ by at least `badge_aspect_margin` in log ratio, the other pair is ruled out;
-        else (a square card, a patch cut by the frame's edge) none is."""
-        if self.t.badge_aspect_margin <= 0 or len(roughs) != 4:
-            return set()
-        errors = []
-        for h in roughs:
-            quad = _card_corners_in_frame(h)
-            if quad is None:
-                return set()
-            wide = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])
-            tall = np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])
-            errors.append(abs(np.log(max(tall, 1e-6) / max(wide, 1e-6)) - np.log(self._aspect[card])))
-        even, odd = min(errors[0], errors[2]), min(errors[1], errors[3])
-        if abs(even - odd) < self.t.badge_aspect_margin:
-            return {0, 1, 2, 3}
-        return {0, 2} if even < odd else {1, 3}
 
     def _hopeless_patch(self, scored: list[tuple[float, np.ndarray | None, np.ndarray]]) -> bool:
         """Whether a colour patch is not worth judging (speed only; issue 13): the judgements cost

@@ -27,7 +27,6 @@ THUMB_SCALE = 0.25
 THUMB_W, THUMB_H = round(CARD_W * THUMB_SCALE), round(CARD_H * THUMB_SCALE)
 DETAIL_SCALE = 0.5  # twice the thumbnail: where near-twins (a title, a small mark) can be told apart
 DETAIL_W, DETAIL_H = round(CARD_W * DETAIL_SCALE), round(CARD_H * DETAIL_SCALE)
-CANONICAL_ASPECT = CARD_H / CARD_W  # a poker card's 88 / 63 mm: the aspect of stores enrolled before stop 42
 MAX_FEATURES_PER_CARD = 1600  # two described views of ~500 each, plus room for extra photos
 IMAGE_EXTS = (".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff")
 _NAME_RE = re.compile(r"^(?P<card>.+?)(?:__(?P<n>[^.]*))?$")
@@ -57,12 +56,6 @@ class ReferenceSet:
         from device.hardware.vision.calibration import DEFAULT_STRICTNESS
 
         return float(self.calibration["strictness"]) if self.calibration else DEFAULT_STRICTNESS
-
-    @property
-    def aspect(self) -> float:
-        """The deck's cards' height over width as printed (measured at enrollment; the canonical
-        face's for a store enrolled before stop 42)."""
-        return float((self.calibration or {}).get("aspect", CANONICAL_ASPECT))
 
     @property
     def retry_min_votes(self) -> int:
@@ -111,23 +104,6 @@ def _order_corners(quad: np.ndarray) -> np.ndarray:
     return pts
 
 
-def card_outline(img: np.ndarray) -> np.ndarray | None:
-    """The corners (TL, TR, BR, BL, portrait) of a photographed card's outline, or None for a
-    scan (the whole image is the card: no outline found, or only the scan's own printed frame)."""
-    h, w = img.shape[:2]
-    grey = img if img.ndim == 2 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 40, 120), None)
-    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
-        area = cv2.contourArea(c)
-        if area < 0.2 * h * w or area > 0.97 * h * w:
-            continue
-        quad = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
-        if len(quad) == 4 and cv2.isContourConvex(quad):
-            return None if _inner_frame_of_scan(quad, w, h) else _order_corners(quad)
-    return None
-
-
 def normalise_card_image(img: np.ndarray) -> np.ndarray:
     """Warp a photo of one card to the canonical CARD_H x CARD_W face.
 
@@ -137,32 +113,27 @@ def normalise_card_image(img: np.ndarray) -> np.ndarray:
     if img.ndim == 2:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     h, w = img.shape[:2]
-    src = card_outline(img)
-    if src is None:
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    edges = cv2.dilate(cv2.Canny(grey, 40, 120), None)
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    best = None
+    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:5]:
+        area = cv2.contourArea(c)
+        if area < 0.2 * h * w or area > 0.97 * h * w:
+            continue
+        quad = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
+        if len(quad) == 4 and cv2.isContourConvex(quad):
+            best = quad
+            break
+    if best is not None and _inner_frame_of_scan(best, w, h):
+        best = None  # a scan's own printed frame, not a card on a table
+    if best is None:
         if w > h:
             img = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
         return cv2.resize(img, (CARD_W, CARD_H), interpolation=cv2.INTER_AREA)
+    src = _order_corners(best)
     dst = np.float32([[0, 0], [CARD_W - 1, 0], [CARD_W - 1, CARD_H - 1], [0, CARD_H - 1]])
     return cv2.warpPerspective(img, cv2.getPerspectiveTransform(src, dst), (CARD_W, CARD_H))
-
-
-def quad_aspect(quad: np.ndarray) -> float:
-    """Height over width of a card outline (TL, TR, BR, BL): the mean of each pair of opposite sides."""
-    q = np.asarray(quad, np.float64).reshape(4, 2)
-    wide = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])
-    tall = np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])
-    return float(tall / max(wide, 1e-6))
-
-
-def printed_aspect(img: np.ndarray) -> float:
-    """A card's height over width as printed (>= 1, portrait), from one enrollment image: a scan's
-    own shape, or a photo's outline (perspective makes that approximate; the deck takes a median)."""
-    quad = card_outline(img)
-    if quad is None:
-        h, w = img.shape[:2]
-        return max(h, w) / min(h, w)
-    a = quad_aspect(quad)
-    return max(a, 1.0 / a)
 
 
 def _inner_frame_of_scan(quad: np.ndarray, w: int, h: int) -> bool:
@@ -231,14 +202,6 @@ def read_folder(
 
     With a known catalogue (`expected`), files naming other ids are skipped and reported.
     """
-    views, unknown, missing, _ = read_folder_with_aspect(folder, expected)
-    return views, unknown, missing
-
-
-def read_folder_with_aspect(
-    folder: Path, expected: Iterable[str] | None = None
-) -> tuple[dict[str, list[np.ndarray]], list[str], list[str], float]:
-    """`read_folder`, and the deck's printed aspect: the median of its images' (`printed_aspect`)."""
     found = images_by_card(folder)
     unknown: list[str] = []
     missing: list[str] = []
@@ -248,7 +211,6 @@ def read_folder_with_aspect(
         missing = [c for c in allowed if c not in found]
         found = {c: found[c] for c in allowed if c in found}
     views: dict[str, list[np.ndarray]] = {}
-    aspects: list[float] = []
     for card, paths in found.items():
         faces = []
         for p in paths:
@@ -256,9 +218,8 @@ def read_folder_with_aspect(
             if img is None or min(img.shape[:2]) < 16:
                 raise ValueError(f"cannot read image {p} (not an image, or too small to be a card)")
             faces.append(normalise_card_image(img))
-            aspects.append(printed_aspect(img))
         views[card] = faces
-    return views, unknown, missing, float(np.median(aspects)) if aspects else CANONICAL_ASPECT
+    return views, unknown, missing
 
 
 def enroll_folder(
@@ -374,8 +335,6 @@ def _calibration(z) -> dict[str, float] | None:
     strictness = float(data["strictness"])
     if not 0.0 <= strictness <= 1.0:
         raise ValueError(f"strictness {strictness} out of range")
-    if "aspect" in data and not 1.0 <= float(data["aspect"]) <= 4.0:
-        raise ValueError(f"aspect {data['aspect']} out of range")
     return {k: float(v) for k, v in data.items()}
 
 
