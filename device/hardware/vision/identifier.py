@@ -362,7 +362,31 @@ class Identifier:
             elif not neutral:
                 # No white to judge the field against (a thin ring): its chromaticity, absolutely.
                 out[p.card] = _PlainLayout(fm, nm, None, np.zeros(3), 0.0, chroma)
+            elif (pale := self._pale_layout(face, p.bgr)) is not None:
+                out[p.card] = pale
         return out
+
+    def _pale_layout(self, face: np.ndarray, field_bgr: np.ndarray) -> _PlainLayout | None:
+        """A white or grey field whose emblem is only a little lighter (a cream card with a white
+        emblem: nothing on it is 120 levels from the field, and it has no dark ink): its white is
+        what is lighter than the field in every channel by `_PALE_STEP` levels (L1), its field what
+        is within half of that (stop 42). Without a layout such a card had no plain evidence, so
+        another colour's card with the same emblem could be named as it by the features alone."""
+        dist = np.abs(face - field_bgr.astype(np.float32)).sum(axis=2)
+        fm = cv2.erode((dist < _PALE_STEP / 2).astype(np.uint8), _K5).astype(bool) & self._inner
+        if fm.sum() < 50:
+            return None
+        f = np.median(face[fm], axis=0)
+        chroma = f / (f.sum() + 1e-3)
+        if np.abs(chroma - 1 / 3).sum() >= self.t.badge_min_chroma:
+            return None
+        lighter = (dist > _PALE_STEP) & (face.min(axis=2) > f.max())
+        nm = cv2.erode(lighter.astype(np.uint8), _K5).astype(bool) & self._inner
+        wm = cv2.erode((lighter & (face.min(axis=2) >= 190)).astype(np.uint8), _K3).astype(bool) & self._inner
+        if wm.sum() < 15:
+            return None
+        w = np.median(face[wm], axis=0)
+        return _PlainLayout(fm, nm, wm, _hue_of(f, w), _level_of(f, w), chroma, neutral=True)
 
     def _neutral_max_solidity(self, card: int) -> float:
         """How solid a white or grey plain card's flat patch can look at most: its emblem (the
@@ -1324,6 +1348,7 @@ _FLAT_FIELD = 25  # BGR (L1) within which half a plain card's face has its field
 _CLEAR_COLOUR = 0.25  # share of the plain-card colour bar under which a field is clearly its colour
 _LEVEL_WEIGHT = 0.5  # a field's level against its white moves with shadows more than its hue does
 _INK_LEVEL = 90  # BGR: no channel above this is a card's dark ink
+_PALE_STEP = 40.0  # BGR (L1): a pale field's emblem is at least this much lighter (cream 215-232 vs white 245: ~60)
 _NO_EVIDENCE = 9.0  # a plain card with too little of its field or white (or ink) in view
 
 

@@ -1,0 +1,74 @@
+"""Pale plain cards (stop 42): a cream or pale-grey field whose emblem is only a little lighter has
+nothing 120 levels from its field and no dark ink, so it had no plain layout and no plain evidence;
+a card of another colour with the same emblem could then be named as it by the features alone.
+Its white is now what is lighter than its field, and the plain-evidence checks refuse that card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from device.hardware.vision import captures, decks, identifier
+from device.hardware.vision.card_art import CARD_H, CARD_W, render_card
+from device.hardware.vision.identifier import Identifier
+from device.hardware.vision.references import build_reference_set
+
+_PALE = "pale-star"
+_PURPLE = "purple-star"
+# Table frames (tuning seeds, medium) of the purple card that the features named as the pale one.
+_CONFUSED = (910026, 910045, 910092)
+
+
+def _star(centre: tuple[int, int], outer: float, inner: float) -> np.ndarray:
+    a = np.linspace(-np.pi / 2, 1.5 * np.pi, 10, endpoint=False)
+    r = np.where(np.arange(10) % 2 == 0, outer, inner)
+    return np.column_stack([centre[0] + r * np.cos(a), centre[1] + r * np.sin(a)]).astype(np.int32)
+
+
+def _plain_star(field: tuple[int, int, int]) -> np.ndarray:
+    """A plain card drawn here (no generator's): its field to the edge, a thin light line, a light star."""
+    img = np.zeros((CARD_H, CARD_W, 3), np.uint8)
+    img[:] = field
+    cv2.rectangle(img, (8, 8), (CARD_W - 9, CARD_H - 9), (238, 238, 238), 3)
+    cv2.fillPoly(img, [_star((CARD_W // 2, CARD_H // 2), 60, 26)], (245, 245, 245), cv2.LINE_AA)
+    return img
+
+
+_FACES = {_PALE: _plain_star((215, 225, 232)), _PURPLE: _plain_star((140, 40, 110))}
+
+
+def _identifier() -> Identifier:
+    cards = decks.text_frame_deck()
+    faces = {c: [render_card(decks.TEXT_FRAME_DECK, c)] for c in cards} | {c: [f] for c, f in _FACES.items()}
+    return Identifier([build_reference_set("pale-probe", faces)])
+
+
+@pytest.fixture(scope="module")
+def pair() -> tuple[Identifier, Identifier]:
+    with_pale = _identifier()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(identifier, "_PALE_STEP", 1e9)  # nothing is that much lighter: the step off
+        without = _identifier()
+    return with_pale, without
+
+
+def test_a_pale_card_is_judged_against_its_lighter_emblem(pair: tuple[Identifier, Identifier]) -> None:
+    with_pale, without = pair
+    k = with_pale._index_of[("pale-probe", _PALE)]
+    assert k not in without._plain_layouts
+    lay = with_pale._plain_layouts[k]
+    assert lay.neutral and lay.white is not None and not lay.by_ink
+    assert lay.white.sum() >= 15 and not (lay.white & lay.field).any()
+    # Every other card keeps the layout it had (or has none, as before).
+    assert set(with_pale._plain_layouts) - {k} == set(without._plain_layouts)
+
+
+@pytest.mark.parametrize("seed", _CONFUSED)
+def test_another_colour_with_the_same_emblem_is_not_named_as_the_pale_card(
+    pair: tuple[Identifier, Identifier], seed: int
+) -> None:
+    with_pale, without = pair
+    frame = captures.single_frame(_FACES[_PURPLE], seed, "medium", "table")
+    assert without.identify(frame).card == _PALE  # the features alone named it
+    assert with_pale.identify(frame).card != _PALE
