@@ -72,3 +72,47 @@ def test_another_colour_with_the_same_emblem_is_not_named_as_the_pale_card(
     frame = captures.single_frame(_FACES[_PURPLE], seed, "medium", "table")
     assert without.identify(frame).card == _PALE  # the features alone named it
     assert with_pale.identify(frame).card != _PALE
+
+
+_RINGS = {"orange-ring": (40, 120, 220), "cream-ring": (205, 215, 228)}
+
+
+def _plain_ring(field: tuple[int, int, int]) -> np.ndarray:
+    """A plain card with a ring emblem 14 px wide (3.5 px at thumbnail size)."""
+    img = np.zeros((CARD_H, CARD_W, 3), np.uint8)
+    img[:] = field
+    cv2.rectangle(img, (8, 8), (CARD_W - 9, CARD_H - 9), (238, 238, 238), 3)
+    cv2.circle(img, (CARD_W // 2, CARD_H // 2), 52, (245, 245, 245), 14, cv2.LINE_AA)
+    return img
+
+
+def _ring_identifier() -> Identifier:
+    cards = decks.text_frame_deck()
+    faces = {c: [render_card(decks.TEXT_FRAME_DECK, c)] for c in cards}
+    faces |= {c: [_plain_ring(f)] for c, f in _RINGS.items()}
+    return Identifier([build_reference_set("ring-probe", faces)])
+
+
+def test_a_thin_ring_still_has_emblem_pixels_to_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+    ident = _ring_identifier()
+    for card in _RINGS:
+        lay = ident._plain_layouts[ident._index_of[("ring-probe", card)]]
+        assert lay.other.sum() >= 15
+    # Eroded 5 x 5 only (before stop 42), too little of the ring is left to judge (15 pixels in view).
+    monkeypatch.setattr(
+        identifier,
+        "_core",
+        lambda m, min_pixels=15: cv2.erode(m.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool),
+    )
+    before = _ring_identifier()
+    for card in _RINGS:
+        lay = before._plain_layouts[before._index_of[("ring-probe", card)]]
+        assert lay.other.sum() < 15
+
+
+@pytest.mark.parametrize("size", [(252, 352), (500, 700), (630, 880)])
+def test_ring_cards_name_their_own_scans(size: tuple[int, int]) -> None:
+    ident = _ring_identifier()
+    for card, field in _RINGS.items():
+        named = ident.identify(cv2.resize(_plain_ring(field), size, interpolation=cv2.INTER_AREA))
+        assert named.is_match and named.card == card

@@ -339,7 +339,7 @@ class Identifier:
             face = _unshaded(self._thumbs_f[p.card], p.mask > 0) if self.t.plain_unshade else self._thumbs_f[p.card]
             dist = np.abs(face - p.bgr.astype(np.float32)).sum(axis=2)
             fm = cv2.erode((dist < 60).astype(np.uint8), _K5).astype(bool) & self._inner
-            nm = cv2.erode((dist > 120).astype(np.uint8), _K5).astype(bool) & self._inner
+            nm = _core(dist > 120) & self._inner
             # Its white (a border, an emblem), a pixel clear of edges: the colour's reference.
             wm = cv2.erode(((dist > 120) & (face.min(axis=2) >= 190)).astype(np.uint8), _K3).astype(bool)
             wm &= self._inner
@@ -381,7 +381,7 @@ class Identifier:
         if np.abs(chroma - 1 / 3).sum() >= self.t.badge_min_chroma:
             return None
         lighter = (dist > _PALE_STEP) & (face.min(axis=2) > f.max())
-        nm = cv2.erode(lighter.astype(np.uint8), _K5).astype(bool) & self._inner
+        nm = _core(lighter) & self._inner
         wm = cv2.erode((lighter & (face.min(axis=2) >= 190)).astype(np.uint8), _K3).astype(bool) & self._inner
         if wm.sum() < 15:
             return None
@@ -1410,6 +1410,18 @@ _CANONICAL = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)
+
+
+def _core(mask: np.ndarray, min_pixels: int = 15) -> np.ndarray:
+    """A thumbnail mask's pixels clear of its edges (eroded 5 x 5), or, where that leaves fewer
+    than `min_pixels` (a thin ring or bar: 3-4 thumbnail px wide), eroded 3 x 3, or as it is
+    (stop 42: a ring's card had no emblem pixels to judge its layout on, so it was never named)."""
+    m = mask.astype(np.uint8)
+    for kernel in (_K5, _K3):
+        core = cv2.erode(m, kernel).astype(bool)
+        if core.sum() >= min_pixels:
+            return core
+    return m.astype(bool)
 
 
 def _frame_size(light: np.ndarray, frame: np.ndarray) -> np.ndarray:
