@@ -26,30 +26,36 @@ def _star(centre: tuple[int, int], outer: float, inner: float) -> np.ndarray:
     return np.column_stack([centre[0] + r * np.cos(a), centre[1] + r * np.sin(a)]).astype(np.int32)
 
 
-def _plain_star(field: tuple[int, int, int]) -> np.ndarray:
-    """A plain card drawn here (no generator's): its field to the edge, a thin light line, a light star."""
+def _plain(field: tuple[int, int, int], emblem: str) -> np.ndarray:
+    """A plain card drawn here (no generator's): its field to the edge, a thin light line, and a
+    light emblem: a star, or a ring 14 px wide (3.5 px at thumbnail size)."""
     img = np.zeros((CARD_H, CARD_W, 3), np.uint8)
     img[:] = field
     cv2.rectangle(img, (8, 8), (CARD_W - 9, CARD_H - 9), (238, 238, 238), 3)
-    cv2.fillPoly(img, [_star((CARD_W // 2, CARD_H // 2), 60, 26)], (245, 245, 245), cv2.LINE_AA)
+    centre, light = (CARD_W // 2, CARD_H // 2), (245, 245, 245)
+    if emblem == "star":
+        cv2.fillPoly(img, [_star(centre, 60, 26)], light, cv2.LINE_AA)
+    else:
+        cv2.circle(img, centre, 52, light, 14, cv2.LINE_AA)
     return img
 
 
-_FACES = {_PALE: _plain_star((215, 225, 232)), _PURPLE: _plain_star((140, 40, 110))}
+_FACES = {_PALE: _plain((215, 225, 232), "star"), _PURPLE: _plain((140, 40, 110), "star")}
+_RINGS = {"orange-ring": _plain((40, 120, 220), "ring"), "cream-ring": _plain((205, 215, 228), "ring")}
 
 
-def _identifier() -> Identifier:
-    cards = decks.text_frame_deck()
-    faces = {c: [render_card(decks.TEXT_FRAME_DECK, c)] for c in cards} | {c: [f] for c, f in _FACES.items()}
-    return Identifier([build_reference_set("pale-probe", faces)])
+def _identifier(deck: str, extra: dict[str, np.ndarray]) -> Identifier:
+    """The text-frame deck and the cards drawn here, enrolled from their faces."""
+    faces = {c: [render_card(decks.TEXT_FRAME_DECK, c)] for c in decks.text_frame_deck()}
+    return Identifier([build_reference_set(deck, faces | {c: [f] for c, f in extra.items()})])
 
 
 @pytest.fixture(scope="module")
 def pair() -> tuple[Identifier, Identifier]:
-    with_pale = _identifier()
+    with_pale = _identifier("pale-probe", _FACES)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(identifier, "_PALE_STEP", 1e9)  # nothing is that much lighter: the step off
-        without = _identifier()
+        without = _identifier("pale-probe", _FACES)
     return with_pale, without
 
 
@@ -74,29 +80,14 @@ def test_another_colour_with_the_same_emblem_is_not_named_as_the_pale_card(
     assert with_pale.identify(frame).card != _PALE
 
 
-_RINGS = {"orange-ring": (40, 120, 220), "cream-ring": (205, 215, 228)}
+@pytest.fixture(scope="module")
+def ring_ident() -> Identifier:
+    return _identifier("ring-probe", _RINGS)
 
 
-def _plain_ring(field: tuple[int, int, int]) -> np.ndarray:
-    """A plain card with a ring emblem 14 px wide (3.5 px at thumbnail size)."""
-    img = np.zeros((CARD_H, CARD_W, 3), np.uint8)
-    img[:] = field
-    cv2.rectangle(img, (8, 8), (CARD_W - 9, CARD_H - 9), (238, 238, 238), 3)
-    cv2.circle(img, (CARD_W // 2, CARD_H // 2), 52, (245, 245, 245), 14, cv2.LINE_AA)
-    return img
-
-
-def _ring_identifier() -> Identifier:
-    cards = decks.text_frame_deck()
-    faces = {c: [render_card(decks.TEXT_FRAME_DECK, c)] for c in cards}
-    faces |= {c: [_plain_ring(f)] for c, f in _RINGS.items()}
-    return Identifier([build_reference_set("ring-probe", faces)])
-
-
-def test_a_thin_ring_still_has_emblem_pixels_to_judge(monkeypatch: pytest.MonkeyPatch) -> None:
-    ident = _ring_identifier()
+def test_a_thin_ring_still_has_emblem_pixels_to_judge(ring_ident: Identifier, monkeypatch: pytest.MonkeyPatch) -> None:
     for card in _RINGS:
-        lay = ident._plain_layouts[ident._index_of[("ring-probe", card)]]
+        lay = ring_ident._plain_layouts[ring_ident._index_of[("ring-probe", card)]]
         assert lay.other.sum() >= 15
     # Eroded 5 x 5 only (before stop 42), too little of the ring is left to judge (15 pixels in view).
     monkeypatch.setattr(
@@ -104,15 +95,14 @@ def test_a_thin_ring_still_has_emblem_pixels_to_judge(monkeypatch: pytest.Monkey
         "_core",
         lambda m, min_pixels=15: cv2.erode(m.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool),
     )
-    before = _ring_identifier()
+    before = _identifier("ring-probe", _RINGS)
     for card in _RINGS:
         lay = before._plain_layouts[before._index_of[("ring-probe", card)]]
         assert lay.other.sum() < 15
 
 
 @pytest.mark.parametrize("size", [(252, 352), (500, 700), (630, 880)])
-def test_ring_cards_name_their_own_scans(size: tuple[int, int]) -> None:
-    ident = _ring_identifier()
-    for card, field in _RINGS.items():
-        named = ident.identify(cv2.resize(_plain_ring(field), size, interpolation=cv2.INTER_AREA))
+def test_ring_cards_name_their_own_scans(ring_ident: Identifier, size: tuple[int, int]) -> None:
+    for card, face in _RINGS.items():
+        named = ring_ident.identify(cv2.resize(face, size, interpolation=cv2.INTER_AREA))
         assert named.is_match and named.card == card

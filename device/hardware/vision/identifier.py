@@ -339,10 +339,7 @@ class Identifier:
             face = _unshaded(self._thumbs_f[p.card], p.mask > 0) if self.t.plain_unshade else self._thumbs_f[p.card]
             dist = np.abs(face - p.bgr.astype(np.float32)).sum(axis=2)
             fm = cv2.erode((dist < 60).astype(np.uint8), _K5).astype(bool) & self._inner
-            nm = _core(dist > 120) & self._inner
-            # Its white (a border, an emblem), a pixel clear of edges: the colour's reference.
-            wm = cv2.erode(((dist > 120) & (face.min(axis=2) >= 190)).astype(np.uint8), _K3).astype(bool)
-            wm &= self._inner
+            nm, wm = self._other_and_white(face, dist > 120)
             if (dist < _FLAT_FIELD).mean() < MIN_FIELD_SHARE or fm.sum() < 50:
                 continue  # not a plain card (or a photo whose field is shaded: features alone decide)
             f = np.median(face[fm], axis=0)
@@ -362,17 +359,23 @@ class Identifier:
             elif not neutral:
                 # No white to judge the field against (a thin ring): its chromaticity, absolutely.
                 out[p.card] = _PlainLayout(fm, nm, None, np.zeros(3), 0.0, chroma)
-            elif (pale := self._pale_layout(face, p.bgr)) is not None:
+            elif (pale := self._pale_layout(face, dist)) is not None:
                 out[p.card] = pale
         return out
 
-    def _pale_layout(self, face: np.ndarray, field_bgr: np.ndarray) -> _PlainLayout | None:
+    def _other_and_white(self, face: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A plain face's parts that are not its field (`other`, a thin ring's kept too: `_core`)
+        and its white among them (a border, an emblem): pixels clear of edges, the colour's reference."""
+        white = cv2.erode((other & (face.min(axis=2) >= 190)).astype(np.uint8), _K3).astype(bool)
+        return _core(other) & self._inner, white & self._inner
+
+    def _pale_layout(self, face: np.ndarray, dist: np.ndarray) -> _PlainLayout | None:
         """A white or grey field whose emblem is only a little lighter (a cream card with a white
         emblem: nothing on it is 120 levels from the field, and it has no dark ink): its white is
         what is lighter than the field in every channel by `_PALE_STEP` levels (L1), its field what
         is within half of that (stop 42). Without a layout such a card had no plain evidence, so
-        another colour's card with the same emblem could be named as it by the features alone."""
-        dist = np.abs(face - field_bgr.astype(np.float32)).sum(axis=2)
+        another colour's card with the same emblem could be named as it by the features alone.
+        `dist` is each pixel's distance (L1) from the field colour."""
         fm = cv2.erode((dist < _PALE_STEP / 2).astype(np.uint8), _K5).astype(bool) & self._inner
         if fm.sum() < 50:
             return None
@@ -380,9 +383,7 @@ class Identifier:
         chroma = f / (f.sum() + 1e-3)
         if np.abs(chroma - 1 / 3).sum() >= self.t.badge_min_chroma:
             return None
-        lighter = (dist > _PALE_STEP) & (face.min(axis=2) > f.max())
-        nm = _core(lighter) & self._inner
-        wm = cv2.erode((lighter & (face.min(axis=2) >= 190)).astype(np.uint8), _K3).astype(bool) & self._inner
+        nm, wm = self._other_and_white(face, (dist > _PALE_STEP) & (face.min(axis=2) > f.max()))
         if wm.sum() < 15:
             return None
         w = np.median(face[wm], axis=0)
