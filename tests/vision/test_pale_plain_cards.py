@@ -13,6 +13,7 @@ from device.hardware.vision import captures, decks, identifier
 from device.hardware.vision.card_art import CARD_H, CARD_W, render_card
 from device.hardware.vision.identifier import Identifier
 from device.hardware.vision.references import build_reference_set
+from tests.support.text_frames import unenrolled_and_empty
 
 _PALE = "pale-star"
 _PURPLE = "purple-star"
@@ -106,3 +107,15 @@ def test_ring_cards_name_their_own_scans(ring_ident: Identifier, size: tuple[int
     for card, face in _RINGS.items():
         named = ring_ident.identify(cv2.resize(face, size, interpolation=cv2.INTER_AREA))
         assert named.is_match and named.card == card
+
+
+def test_no_false_accepts_once_pale_and_ring_cards_are_judged(
+    pair: tuple[Identifier, Identifier], ring_ident: Identifier
+) -> None:
+    """A pale card with a layout is also looked for by its flat field: unenrolled cards, empty
+    tables and empty (grey, flat) ceilings are still never named (tuning seeds)."""
+    frames = unenrolled_and_empty(928000, 8, 929000, 8)
+    frames += [captures.single_frame(None, 929500 + i, "medium", "ceiling") for i in range(8)]
+    for ident in (pair[0], ring_ident):
+        answers = [ident.identify(f) for f in frames]
+        assert not any(r.is_match for r in answers), [r.card for r in answers if r.is_match]
