@@ -14,7 +14,10 @@ between the two says how much the figures owe to the own world:
   placed by a random pinhole pose (size and tilt by difficulty, partly out of view when hard)
   with fingers over an edge, then an albumentations 2.0 pipeline: perspective jitter, motion and
   defocus blur, a sun-flare glare, shadows, colour temperature (Planckian), brightness/contrast,
-  ISO sensor noise and JPEG.
+  ISO sensor noise and JPEG. albumentations works on RGB images, so each frame is passed to it
+  as RGB (and JPEG-encoded as BGR, as OpenCV's encoder reads it). Until stop 43 the BGR frame
+  went in as it was: its colour temperature was then no lamp's (at "3,000 K" the red channel
+  times 0.003, a blue frame), a bug of this world, not a property of any camera.
 
 Nothing here may be used to choose thresholds: the bench reports it beside the own world.
 """
@@ -194,9 +197,29 @@ def _albumentations(difficulty: HeldoutDifficulty):
             A.PlanckianJitter(mode="blackbody", temperature_limit=(3000, 9000), p=0.7),
             A.RandomBrightnessContrast(brightness_limit=(-0.3, 0.15), contrast_limit=(-0.3, 0.1), p=0.7),
             A.ISONoise(color_shift=(0.01, 0.04), intensity=(0.1, 0.5), p=0.6),
-            A.ImageCompression(quality_range=(45, 90), p=0.8),
+            _rgb_jpeg(quality_range=(45, 90), p=0.8),
         ]
     )
+
+
+def _rgb_jpeg(**kwargs):
+    """albumentations' JPEG for an RGB image: its ImageCompression hands the array to OpenCV's
+    encoder as it is, which reads BGR (the luma weights and the chroma it subsamples would be
+    those of the swapped channels). The same parameters, drawn the same way."""
+    import albumentations as A  # type: ignore[import-untyped]
+
+    class RgbImageCompression(A.ImageCompression):  # type: ignore[misc]
+        def apply(self, img: np.ndarray, *args, **params) -> np.ndarray:  # type: ignore[no-untyped-def]
+            out = super().apply(np.ascontiguousarray(img[..., ::-1]), *args, **params)
+            return np.ascontiguousarray(out[..., ::-1])
+
+    return RgbImageCompression(**kwargs)
+
+
+def camera(pipe, frame: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A BGR frame through an albumentations pipeline, which works on RGB images."""
+    rgb = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
+    return cv2.cvtColor(pipe(image=rgb)["image"], cv2.COLOR_RGB2BGR)
 
 
 _PIPELINES: dict[str, object] = {}
@@ -308,7 +331,7 @@ def iter_hold(card: np.ndarray | None, seed: int, difficulty: str = "medium") ->
     while True:
         jitter = base if k == 0 else np.roll(base, tuple(int(v) for v in rng.integers(-2, 3, 2)), axis=(0, 1))
         pipe.set_random_seed(int(seed * 31 + k) % (2**31))
-        yield pipe(image=jitter)["image"]
+        yield camera(pipe, jitter)
         k += 1
 
 
