@@ -9,8 +9,7 @@ ways the card's field could sit in it. The identifier's usual appearance checks 
 a wrong orientation or a coloured poster does not look like the badge once warped back.
 A white or grey field shares its chromaticity with the room, so for such a card (the identifier
 chooses which: few corners of its own) the patch must also be flat, and the two largest such
-patches with a hole for the emblem are returned (stop 33). Under a lamp far from daylight each
-field is also looked for at its colour under that lamp (lamp.py, stop 43).
+patches with a hole for the emblem are returned (stop 33).
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from device.hardware.vision.lamp import frame_lamp
 from device.hardware.vision.references import THUMB_SCALE
 
 MIN_FIELD_SHARE = 0.5  # a card is a plain-field card when one colour covers this much of its face
@@ -86,7 +84,6 @@ class BadgeFinder:
         neutral_patches: int = 2,
         flat_gradient: float = 0.03,
         neutral_fit: bool = True,
-        lamp: bool = False,
     ):
         self.badges = badges
         self.tolerance = tolerance  # L1 distance in chromaticity (casts move it by up to ~0.1)
@@ -103,7 +100,6 @@ class BadgeFinder:
         self.neutral_patches = neutral_patches
         self.flat_gradient = flat_gradient  # gradient / brightness below which a pixel is flat
         self.neutral_fit = neutral_fit  # whether neutral patches get the outline fit too (~5 ms each)
-        self.lamp = lamp  # also seek each field at its colour under the frame's lamp (lamp.py)
         # each badge's field mask at that size, padded, and its card -> template transform (made once)
         self._templates = {b.card: _fit_template(b, fit_scale) for b in badges} if fit_scale > 0 else {}
         self.fields: dict[int, np.ndarray] = {}  # the last call's field pixels per searched badge (one per badge)
@@ -124,12 +120,13 @@ class BadgeFinder:
         tiny = cv2.resize(small_f, (small_f.shape[1] // 4, small_f.shape[0] // 4), interpolation=cv2.INTER_AREA)
         tiny_planes, tiny_lit = _chroma_planes(tiny)
         need = 0.6 * self.min_area * tiny_lit.size
-        lamp = frame_lamp(tiny) if self.lamp else None
         present: list[tuple[BadgeColour, np.ndarray]] = []
         for b in self.badges:
             if only is not None and b.card not in only:
                 continue
-            present += [(b, c) for c in self._seek_lit(tiny_planes, tiny_lit, b.chroma.astype(np.float32), need, lamp)]
+            chroma = self._seek(tiny_planes, tiny_lit, b.chroma.astype(np.float32), need)
+            if chroma is not None:
+                present.append((b, chroma))
         if not present:
             return []
         planes, lit = _chroma_planes(small_f)
@@ -149,8 +146,7 @@ class BadgeFinder:
                 inside = np.zeros_like(near)
                 for quad in quads:
                     cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
-                seen = self.fields.get(badge.card)  # (a field sought at two colours: both patches)
-                self.fields[badge.card] = near & inside if seen is None else seen | (near & inside)
+                self.fields[badge.card] = near & inside
             fit = self.fit_scale > 0 and (self.neutral_fit or badge.card not in self.neutral)
             for quad in quads:
                 quad = quad * 2.0 + 0.5  # back to full-frame pixels
@@ -159,25 +155,6 @@ class BadgeFinder:
                 for shift in range(4):
                     h = cv2.getPerspectiveTransform(np.roll(quad, shift, axis=0).astype(np.float32), badge.field)
                     out.append((badge.card, h))
-        return out
-
-    def _seek_lit(
-        self, planes: tuple[np.ndarray, ...], lit: np.ndarray, c0: np.ndarray, need: float, lamp: np.ndarray | None
-    ) -> list[np.ndarray]:
-        """The field's chromaticities to search in this frame: sought from the enrolled colour and,
-        under a lamp far from daylight, from that colour under the lamp (each gain scales a
-        channel). Both are kept when they lead to different colours: a warm table can lie within
-        the seek radius of a blue field's enrolled colour while the field itself has moved past
-        it, and which patch is the card only the judge can tell."""
-        out = []
-        c = self._seek(planes, lit, c0, need)
-        if c is not None:
-            out.append(c)
-        if lamp is not None:
-            start = c0 * lamp
-            c = self._seek(planes, lit, (start / start.sum()).astype(np.float32), need)
-            if c is not None and all(float(np.abs(c - o).sum()) > self.tolerance / 2 for o in out):
-                out.append(c)
         return out
 
     def _seek(self, planes: tuple[np.ndarray, ...], lit: np.ndarray, c0: np.ndarray, need: float) -> np.ndarray | None:

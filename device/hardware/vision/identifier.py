@@ -118,8 +118,6 @@ class Thresholds:
     badge_flat_gradient: float = 0.03  # a pixel is flat when its gradient is below this share of its brightness
     badge_seek: float = 0.2  # follow a badge field's colour under a colour cast from this radius (0: off)
     badge_max_drift: float = 0.2  # ... at most this far from the enrolled chromaticity (L1)
-    badge_lamp: bool = True  # ... and from the enrolled colour under the frame's lamp, when that is far
-    # from daylight (a warm room lamp moves a field's colour past the seek radius; lamp.py, stop 43)
     badge_deshadow: float = 0.8  # a field whose 10th brightness percentile is under this share of its 90th
     # is shadowed: judged again with the shadow divided out (0: off)
     badge_deshadow_sigma: float = 2.0  # px at half size: how sharp a shadow's edge the light map follows
@@ -300,7 +298,6 @@ class Identifier:
             neutral_patches=self.t.badge_neutral_patches,
             flat_gradient=self.t.badge_flat_gradient,
             neutral_fit=self.t.badge_neutral_fit,
-            lamp=self.t.badge_lamp,
         )
         self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
         self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
