@@ -25,8 +25,9 @@ Nothing here may be used to choose thresholds: the bench reports it beside the o
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -202,21 +203,21 @@ def _albumentations(difficulty: HeldoutDifficulty):
     )
 
 
-def _rgb_jpeg(**kwargs):
+def _rgb_jpeg(**kwargs: Any) -> Any:
     """albumentations' JPEG for an RGB image: its ImageCompression hands the array to OpenCV's
     encoder as it is, which reads BGR (the luma weights and the chroma it subsamples would be
     those of the swapped channels). The same parameters, drawn the same way."""
     import albumentations as A  # type: ignore[import-untyped]
 
-    class RgbImageCompression(A.ImageCompression):  # type: ignore[misc]
-        def apply(self, img: np.ndarray, *args, **params) -> np.ndarray:  # type: ignore[no-untyped-def]
+    class RgbImageCompression(A.ImageCompression):
+        def apply(self, img: np.ndarray, *args: Any, **params: Any) -> np.ndarray:
             out = super().apply(np.ascontiguousarray(img[..., ::-1]), *args, **params)
             return np.ascontiguousarray(out[..., ::-1])
 
     return RgbImageCompression(**kwargs)
 
 
-def camera(pipe, frame: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+def camera(pipe: Callable[..., dict[str, Any]], frame: np.ndarray) -> np.ndarray:
     """A BGR frame through an albumentations pipeline, which works on RGB images."""
     rgb = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
     return cv2.cvtColor(pipe(image=rgb)["image"], cv2.COLOR_RGB2BGR)
