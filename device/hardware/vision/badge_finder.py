@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from device.hardware.vision.card_art import CARD_H, CARD_W
 from device.hardware.vision.references import THUMB_SCALE
 
 MIN_FIELD_SHARE = 0.5  # a card is a plain-field card when one colour covers this much of its face
@@ -27,6 +28,18 @@ _LIFTED_MIN_SHARE = 0.075  # added_light: a reflection lifts at least this share
 _LIFTED_INSIDE = 0.8  # ... this much of it clear of the hull's outline (stop 39, own tuning frames)
 _K9 = np.ones((9, 9), np.uint8)
 _NEUTRAL_JOIN_PX = 3  # a flat grey patch is closed only across gaps this wide: the card's outline is one
+_EMBLEM_MIN_PX = 12  # thumbnail pixels: a smaller hole in a field is no emblem to place the card by
+_EMBLEM_STEP_DEG = 10  # the emblem fit tries every rotation in these steps
+_EMBLEM_MIN_HOLE = 0.002  # a hole in a frame's field smaller than this share of the (half-size) frame is no emblem
+_EMBLEM_APART_DEG = 30  # ... and the rotations returned at least this far apart
+_EMBLEM_PLACEMENTS = 2  # placements (rotations) returned per hole
+_EMBLEM_HOLES = 6  # the largest holes of a field that are tried as its emblem
+_EMBLEM_MIN_IN_VIEW = 0.3  # an emblem fit must put this share of the face's points in the frame
+_EMBLEM_MIN_KIND = 8  # points of a kind (field, mark, outside) in view for that kind to count
+_EMBLEM_MIN_SCORE = 0.65  # an emblem fit scoring less is not returned (tuning: most empty patches' holes)
+_EMBLEM_GRID = 3  # thumbnail px between the scored points
+_EMBLEM_PAD = 10  # thumbnail px: the band outside the card whose points are scored too
+_FIELD, _MARK, _OUTSIDE = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -39,6 +52,53 @@ class BadgeColour:
     field: np.ndarray
     bgr: np.ndarray  # the field's colour on the enrolled face (median B, G, R)
     mask: np.ndarray  # thumbnail-size float32: 1 where the enrolled face is field colour
+    emblem: Emblem | None = None  # the largest hole in the field, where the card has one
+
+
+@dataclass(frozen=True)
+class Emblem:
+    """The largest mark inside a plain card's field (its emblem: a hole in the field's colour),
+    as the second moments of its pixels in canonical card coordinates, and points over the whole
+    face and just outside it, labelled field, mark or outside: enough to place the card from the
+    emblem alone (`emblem_fits`)."""
+
+    mean: np.ndarray  # (2,) centroid
+    cov: np.ndarray  # (2, 2) covariance
+    points: np.ndarray  # (N, 2) canonical points over the face and a band around it
+    kind: np.ndarray  # (N,) int8: _FIELD, _MARK (the emblem, a border: not field) or _OUTSIDE the card
+
+
+def _emblem_of(mask: np.ndarray, box: tuple[int, int, int, int]) -> Emblem | None:
+    """The emblem of a field mask (thumbnail size, 1 = field): the largest non-field component
+    inside the field's bounding box that does not touch it, or None (a field with no hole)."""
+    x, y, w, h = box
+    inner = np.zeros_like(mask)
+    inner[y : y + h, x : x + w] = 1 - mask[y : y + h, x : x + w]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(inner)
+    best, best_area = 0, _EMBLEM_MIN_PX - 1
+    for k in range(1, n):
+        kx, ky, kw, kh, area = (int(v) for v in stats[k])
+        if kx <= x or ky <= y or kx + kw >= x + w or ky + kh >= y + h or area <= best_area:
+            continue
+        best, best_area = k, area
+    if best == 0:
+        return None
+    ys, xs = np.nonzero(labels == best)
+    pts = (np.column_stack([xs, ys]).astype(np.float64) + 0.5) / THUMB_SCALE
+    th, tw = mask.shape
+    pad = _EMBLEM_PAD
+    gy, gx = np.mgrid[-pad : th + pad : _EMBLEM_GRID, -pad : tw + pad : _EMBLEM_GRID]
+    gy, gx = gy.ravel(), gx.ravel()
+    on_card = (gx >= 0) & (gx < tw) & (gy >= 0) & (gy < th)
+    off_card = (gx < -2) | (gx >= tw + 2) | (gy < -2) | (gy >= th + 2)  # (clear of the card's edge)
+    keep = on_card | off_card
+    gx, gy, on_card = gx[keep], gy[keep], on_card[keep]
+    kind = np.full(len(gx), _OUTSIDE, np.int8)
+    field = mask[np.clip(gy, 0, th - 1), np.clip(gx, 0, tw - 1)] > 0
+    kind[on_card & field] = _FIELD
+    kind[on_card & ~field] = _MARK
+    grid = (np.column_stack([gx, gy]).astype(np.float64) + 0.5) / THUMB_SCALE
+    return Emblem(pts.mean(axis=0), np.cov(pts.T), grid, kind)
 
 
 def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_FIELD_SHARE) -> list[BadgeColour]:
@@ -63,7 +123,8 @@ def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_
         x, y, w, h = (int(v) for v in stats[k, :4])
         s = 1.0 / THUMB_SCALE
         quad = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]) * np.float32(s)
-        out.append(BadgeColour(i, chroma, quad, field, mask.astype(np.float32)))
+        emblem = _emblem_of(mask, (x, y, w, h))
+        out.append(BadgeColour(i, chroma, quad, field, mask.astype(np.float32), emblem))
     return out
 
 
@@ -84,6 +145,7 @@ class BadgeFinder:
         neutral_patches: int = 2,
         flat_gradient: float = 0.03,
         neutral_fit: bool = True,
+        emblem_fits: int = 0,
     ):
         self.badges = badges
         self.tolerance = tolerance  # L1 distance in chromaticity (casts move it by up to ~0.1)
@@ -100,6 +162,7 @@ class BadgeFinder:
         self.neutral_patches = neutral_patches
         self.flat_gradient = flat_gradient  # gradient / brightness below which a pixel is flat
         self.neutral_fit = neutral_fit  # whether neutral patches get the outline fit too (~5 ms each)
+        self.emblem_fits = emblem_fits  # > 0: holes per coloured patch that also place the card as its emblem
         # each badge's field mask at that size, padded, and its card -> template transform (made once)
         self._templates = {b.card: _fit_template(b, fit_scale) for b in badges} if fit_scale > 0 else {}
         self.fields: dict[int, np.ndarray] = {}  # the last call's field pixels per searched badge (one per badge)
@@ -142,6 +205,7 @@ class BadgeFinder:
                 quads = self._quads(near, self.neutral_patches, _NEUTRAL_JOIN_PX, self.neutral[badge.card])
             else:
                 quads = self._quads(near, 1, self.join_px)
+            emblem_quads = self._emblem_quads(near, badge) if self.emblem_fits and quads and badge.emblem else []
             if quads:  # the field's pixels on the patches found (not a background of its colour)
                 inside = np.zeros_like(near)
                 for quad in quads:
@@ -155,7 +219,61 @@ class BadgeFinder:
                 for shift in range(4):
                     h = cv2.getPerspectiveTransform(np.roll(quad, shift, axis=0).astype(np.float32), badge.field)
                     out.append((badge.card, h))
+            for group in emblem_quads:  # placements per hole, ranked and judged like a patch's orientations
+                for corners in group:
+                    to_frame = cv2.getPerspectiveTransform(_card_box(), (corners * 2.0 + 0.5).astype(np.float32))
+                    field = cv2.perspectiveTransform(badge.field.reshape(-1, 1, 2), to_frame).reshape(4, 2)
+                    if self.fit_scale > 0:
+                        field = self._fit_outline(near, badge, field)
+                    out.append((badge.card, cv2.getPerspectiveTransform(field.astype(np.float32), badge.field)))
         return out
+
+    def _emblem_quads(self, near: np.ndarray, badge: BadgeColour) -> list[list[np.ndarray]]:
+        """Where the card's corners would be (half-size frame) if a hole in the field's patch were
+        its emblem: `_EMBLEM_PLACEMENTS` placements (the best-fitting rotations) for each of the
+        `emblem_fits` best-fitting of its largest holes.
+        A field running off the frame or cut by fingers has an outline that is not the card's;
+        its emblem, in the middle, is usually whole. The emblem's second moments fix its centre
+        and its affine shape up to a rotation (whitening both), and each rotation is scored by
+        `_placement_score`: the face's points on the field's colour where the face is field, off
+        it on the emblem and outside the card (points outside the frame not counted)."""
+        emblem = badge.emblem
+        assert emblem is not None
+        joined = cv2.morphologyEx(near, cv2.MORPH_CLOSE, np.ones((self.join_px, self.join_px), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(joined)
+        if n < 2:
+            return []
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = np.zeros_like(near)
+        cv2.drawContours(filled, contours, -1, 1, -1)
+        holes = cv2.morphologyEx(filled & (near == 0), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        _, hlabels, hstats, _ = cv2.connectedComponentsWithStats(holes)
+        order = 1 + np.argsort(-hstats[1:, cv2.CC_STAT_AREA])[:_EMBLEM_HOLES]
+        e_inv = _sqrtm(emblem.cov, -0.5)
+        angles = np.deg2rad(np.arange(0, 360, _EMBLEM_STEP_DEG))
+        cos, sin = np.cos(angles), np.sin(angles)
+        rot = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)  # (A, 2, 2)
+        rel = (emblem.points - emblem.mean).astype(np.float32)
+        box = _card_box().astype(np.float64) - emblem.mean
+        hgt, wid = near.shape
+        fits: list[tuple[float, list[np.ndarray]]] = []
+        for j in order:
+            if hstats[j, cv2.CC_STAT_AREA] < _EMBLEM_MIN_HOLE * near.size:
+                break
+            ys, xs = np.nonzero(hlabels == j)
+            pts = np.column_stack([xs, ys]).astype(np.float64)
+            mean = pts.mean(axis=0)
+            maps = _sqrtm(np.cov(pts.T), 0.5) @ rot @ e_inv  # (A, 2, 2): canonical offsets -> frame offsets
+            px = np.rint(rel @ maps.transpose(0, 2, 1).astype(np.float32) + mean.astype(np.float32)).astype(np.int32)
+            inside = (px[..., 0] >= 0) & (px[..., 0] < wid) & (px[..., 1] >= 0) & (px[..., 1] < hgt)
+            seen = near[np.clip(px[..., 1], 0, hgt - 1), np.clip(px[..., 0], 0, wid - 1)] > 0
+            score = _placement_score(seen, inside, emblem.kind)
+            best = _distinct_peaks(score, _EMBLEM_PLACEMENTS, _EMBLEM_APART_DEG // _EMBLEM_STEP_DEG)
+            if score[best[0]] >= _EMBLEM_MIN_SCORE:
+                fits.append((float(score[best[0]]), [(mean + box @ maps[a].T).astype(np.float32) for a in best]))
+        fits.sort(key=lambda f: -f[0])  # a background speckle can be a larger hole than the emblem
+        return [quads for _, quads in fits[: self.emblem_fits]]
 
     def _seek(self, planes: tuple[np.ndarray, ...], lit: np.ndarray, c0: np.ndarray, need: float) -> np.ndarray | None:
         """The field's chromaticity in this frame, or None when too little of the frame is near it.
@@ -354,6 +472,51 @@ def _flat(img: np.ndarray, max_gradient: float) -> np.ndarray:
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     mag = cv2.magnitude(gx, gy) * np.float32(1 / 8)  # per pixel
     return (mag <= max_gradient * (grey + np.float32(10))).astype(np.uint8)
+
+
+def _placement_score(seen: np.ndarray, inside: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """Per placement (rows): the mean, over the kinds of point with enough of them in the frame,
+    of the share that look as they should (field on the field's colour, the emblem and the world
+    outside the card off it): a patch of a background of the field's colour agrees everywhere
+    except outside the card, so each kind counts alike however many points it has. 0 when too
+    little of the face is in view."""
+    total = np.zeros(seen.shape[0])
+    kinds = np.zeros(seen.shape[0])
+    for k, want in ((_FIELD, True), (_MARK, False), (_OUTSIDE, False)):
+        sel = kind == k
+        count = (inside & sel).sum(axis=1)
+        agree = ((seen == want) & inside & sel).sum(axis=1)
+        enough = count >= _EMBLEM_MIN_KIND
+        total += np.where(enough, agree / np.maximum(count, 1), 0.0)
+        kinds += enough
+    on_face = (inside & (kind != _OUTSIDE)).sum(axis=1)
+    ok = on_face >= _EMBLEM_MIN_IN_VIEW * np.count_nonzero(kind != _OUTSIDE)
+    return np.where(ok & (kinds > 0), total / np.maximum(kinds, 1), 0.0)
+
+
+def _distinct_peaks(score: np.ndarray, count: int, apart: int) -> list[int]:
+    """The `count` best indices of a circular score, each at least `apart` steps from those kept
+    before it (padded with the best remaining ones when too few are that far apart)."""
+    kept: list[int] = []
+    n = len(score)
+    for i in np.argsort(-score):
+        if all(min(abs(int(i) - j), n - abs(int(i) - j)) >= apart for j in kept):
+            kept.append(int(i))
+            if len(kept) == count:
+                return kept
+    rest = [int(i) for i in np.argsort(-score) if int(i) not in kept]
+    return kept + rest[: count - len(kept)]
+
+
+def _sqrtm(cov: np.ndarray, power: float) -> np.ndarray:
+    """A symmetric positive matrix to a power (its eigenvalues floored so a thin mark stays finite)."""
+    vals, vecs = np.linalg.eigh(cov)
+    return (vecs * np.maximum(vals, 1e-2) ** power) @ vecs.T
+
+
+def _card_box() -> np.ndarray:
+    """The card's corners in canonical coordinates, clockwise from top-left."""
+    return np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
 
 
 def _signed_area(quad: np.ndarray) -> float:
