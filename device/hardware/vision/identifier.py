@@ -131,6 +131,7 @@ class Thresholds:
     badge_deglare_sigma: float = 4.0  # px at half size: how far the added light measured on the field is spread
     badge_skip_cardlike: bool = True  # no badge search when a card-like face of a card the finder does not
     # look for was already found (speed: unenrolled illustrated cards; stop 38)
+    badge_emblem_fits: int = 1  # > 0: this many holes in a coloured field also place the card as its emblem
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
     # of thumbnail size; 0: off): a badge running off the frame's edge has a wrong patch outline
     align_inside_only: bool = True  # ECC's first pass compares only the part of the card inside the frame
@@ -155,6 +156,8 @@ class Thresholds:
     max_plain_colour: float = 0.12  # field hue and level against the card's white (log colour, gamma fitted)
     max_plain_chroma: float = 0.22  # ... or, for a card with no white to judge against, its chromaticity (L1)
     max_plain_layout: float = 0.15  # its emblem and white seen as field, or its field as white (share)
+    max_plain_spill: float = 0.4  # < 1: at most this share of a band just outside the card may show its field
+    max_plain_stretch: float = 1.55  # > 0: a plain card's fit may stretch it at most this much (1/cos of its tilt)
     max_plain_ink_hue: float = 0.12  # ... or against its dark ink (log colour), for a card with no white
     plain_min_similarity: float = 0.5  # > 0: the duel's similarity bar for a plain card judged against its
     # own white (hue, level and layout all measured), whose flat field band-passes to noise in the duel,
@@ -298,6 +301,7 @@ class Identifier:
             neutral_patches=self.t.badge_neutral_patches,
             flat_gradient=self.t.badge_flat_gradient,
             neutral_fit=self.t.badge_neutral_fit,
+            emblem_fits=self.t.badge_emblem_fits,
         )
         self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
         self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
@@ -971,7 +975,7 @@ class Identifier:
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         sparse = valid & _CHECKER
         whole = float(correlate(obs[sparse], thumbs[winner][sparse][None], self.t.trim)[0])
-        plain_colour, plain_layout = self._plain_evidence(valid, winner)
+        plain_colour, plain_layout = self._plain_evidence(valid, winner, frame, h)
         # Own evidence: inliers matched to the winner itself where it differs from its family.
         own = self._own_mask(winner)
         mine = inl.ravel().astype(bool) & (q_card == winner)
@@ -1019,7 +1023,9 @@ class Identifier:
         sure = full and plain_colour <= self.t.plain_sure_colour
         return self.t.plain_min_similarity if sure and 0 < self.t.plain_min_similarity < bar else bar
 
-    def _plain_evidence(self, valid: np.ndarray, winner: int) -> tuple[float, float]:
+    def _plain_evidence(
+        self, valid: np.ndarray, winner: int, frame: np.ndarray | None = None, h: np.ndarray | None = None
+    ) -> tuple[float, float]:
         """What a plain-field winner's face shows that a plain field of another card would not:
         (hue error, layout error); (0, 0) when the winner is not a plain card or the camera grey.
 
@@ -1037,6 +1043,8 @@ class Identifier:
         lay = self._plain_layouts.get(winner)
         if lay is None or self._grey:
             return 0.0, 0.0
+        if h is not None and self.t.max_plain_stretch > 0 and _stretch(h) > self.t.max_plain_stretch:
+            return _NO_EVIDENCE, _NO_EVIDENCE  # no card held up to be read is seen that obliquely
         o = self._plain
         fm, nm = lay.field & valid, lay.other & valid
         if fm.sum() < 50:
@@ -1080,7 +1088,34 @@ class Identifier:
         missing = float((1.0 - alpha[seen]).sum())
         extra = float(((alpha > 0.5) & fm & on).sum())
         layout = (missing + extra) / float(seen.sum())
+        # (Not for a white or grey field: a pale table or sheet beside it looks like its field.)
+        if frame is not None and h is not None and self.t.max_plain_spill < 1.0 and not lay.neutral:
+            spill = self._plain_spill(frame, h, f.astype(np.float32), d, span)
+            layout = max(layout, spill * self.t.max_plain_layout / self.t.max_plain_spill)  # (scaled to its bar)
         return hue, layout
+
+    def _plain_spill(self, frame: np.ndarray, h: np.ndarray, f: np.ndarray, d: np.ndarray, span: float) -> float:
+        """The share of a band just outside a plain card's fitted outline (in view) that shows the
+        card's own field: a card ends where its field ends. A flat field fits a fit that is too
+        small, squeezed or turned (another card of the same colour whose emblem is smaller, or
+        turned) as well as the right one: inside the outline everything looks right, and only
+        the field running on past it tells. Field and white as in `_plain_evidence` (`f` the
+        frame's field colour, `d` its white minus it, `span` = d.d); 0 with too little band in view."""
+        small = self._half(frame)
+        m = _SPILL_SHIFT @ np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
+        size = (THUMB_W + 2 * _SPILL_PAD, THUMB_H + 2 * _SPILL_PAD)
+        o = cv2.warpPerspective(small, m, size, flags=cv2.INTER_LINEAR).astype(np.float32)
+        inview = cv2.warpPerspective(np.full(small.shape[:2], 255, np.uint8), m, size, flags=cv2.INTER_NEAREST) > 0
+        band = _SPILL_BAND & inview
+        if band.sum() < _SPILL_MIN_PX:
+            return 0.0
+        px = o[band]
+        level = px.sum(axis=1)
+        chroma = px / (level[:, None] + 1e-3)
+        f_level = float(f.sum())
+        near = np.abs(chroma - f / (f_level + 1e-3)).sum(axis=1) <= _SPILL_CHROMA
+        near &= np.abs(level - f_level) <= _SPILL_LEVEL * f_level
+        return float(near.mean())
 
     def _twin_decided(self, margin: float, coverage: float, blank: bool = False) -> bool:
         """A near-twin duel decides with half of what differs in view, or with less when the
@@ -1407,6 +1442,15 @@ _INNER_PIXELS = (THUMB_H - 4) * (THUMB_W - 4)
 _TWIN_SHARE = 0.03  # faces differing on less than this share of the card are near-twins
 _SAME_PLACE_PX = 8.0
 _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pixels
+_SPILL_PAD = 8  # thumbnail px: the band outside a plain card's outline reaches this far (~13% of its width) ...
+_SPILL_GAP = 2  # ... starting this far out (a fit a little off, the card's own light border)
+_SPILL_SHIFT = np.array([[1.0, 0, _SPILL_PAD], [0, 1.0, _SPILL_PAD], [0, 0, 1.0]])
+_SPILL_BAND = np.ones((THUMB_H + 2 * _SPILL_PAD, THUMB_W + 2 * _SPILL_PAD), bool)
+_lo = _SPILL_PAD - _SPILL_GAP
+_SPILL_BAND[_lo : _lo + THUMB_H + 2 * _SPILL_GAP, _lo : _lo + THUMB_W + 2 * _SPILL_GAP] = False
+_SPILL_MIN_PX = 40  # band pixels in view below which the band says nothing
+_SPILL_CHROMA = 0.04  # a band pixel shows the field when its chromaticity is this close (L1) to the field's ...
+_SPILL_LEVEL = 0.25  # ... and its brightness within this share of the field's
 _CANONICAL = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
@@ -1465,6 +1509,24 @@ def _card_corners_in_frame(h: np.ndarray) -> np.ndarray | None:
     if sides.min() < 0.2 * sides.max():
         return None
     return quad
+
+
+def _stretch(h: np.ndarray) -> float:
+    """How much a frame -> card fit stretches the card one way more than the other (the ratio of
+    the singular values of the card -> frame map at the card's centre): 1 / cos(tilt) for a card
+    tilted away from the camera, a little more at close range. A flat field fits a fit that
+    squeezes the card (another card of the same colour, its emblem turned) as well as the right
+    one; a card held up to be read is not tilted past ~50 degrees (1.55)."""
+    try:
+        inv = np.linalg.inv(h.astype(np.float64))
+    except np.linalg.LinAlgError:
+        return np.inf
+    p = inv @ np.array([CARD_W / 2, CARD_H / 2, 1.0])
+    if abs(p[2]) < 1e-9:
+        return np.inf
+    jac = (inv[:2, :2] * p[2] - np.outer(p[:2], inv[2, :2])) / p[2] ** 2
+    sv = np.linalg.svd(jac, compute_uv=False)
+    return float(sv[0] / sv[1]) if sv[1] > 1e-12 else np.inf
 
 
 def _confidence(sim: float, margin: float, inliers: int, t: Thresholds) -> float:
