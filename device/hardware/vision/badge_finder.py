@@ -516,7 +516,7 @@ def _sqrtm(cov: np.ndarray, power: float) -> np.ndarray:
 
 def _card_box() -> np.ndarray:
     """The card's corners in canonical coordinates, clockwise from top-left."""
-    return np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
+    return np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
 
 
 def _signed_area(quad: np.ndarray) -> float:
