@@ -1090,17 +1090,18 @@ class Identifier:
         layout = (missing + extra) / float(seen.sum())
         # (Not for a white or grey field: a pale table or sheet beside it looks like its field.)
         if frame is not None and h is not None and self.t.max_plain_spill < 1.0 and not lay.neutral:
-            spill = self._plain_spill(frame, h, f.astype(np.float32), d, span)
+            spill = self._plain_spill(frame, h, f.astype(np.float32))
             layout = max(layout, spill * self.t.max_plain_layout / self.t.max_plain_spill)  # (scaled to its bar)
         return hue, layout
 
-    def _plain_spill(self, frame: np.ndarray, h: np.ndarray, f: np.ndarray, d: np.ndarray, span: float) -> float:
+    def _plain_spill(self, frame: np.ndarray, h: np.ndarray, f: np.ndarray) -> float:
         """The share of a band just outside a plain card's fitted outline (in view) that shows the
         card's own field: a card ends where its field ends. A flat field fits a fit that is too
         small, squeezed or turned (another card of the same colour whose emblem is smaller, or
         turned) as well as the right one: inside the outline everything looks right, and only
-        the field running on past it tells. Field and white as in `_plain_evidence` (`f` the
-        frame's field colour, `d` its white minus it, `span` = d.d); 0 with too little band in view."""
+        the field running on past it tells. A band pixel shows the field when its chromaticity
+        and brightness are close to `f`, the field's colour in this frame (a table of a nearby
+        colour is not close enough); 0 with too little of the band in view."""
         small = self._half(frame)
         m = _SPILL_SHIFT @ np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         size = (THUMB_W + 2 * _SPILL_PAD, THUMB_H + 2 * _SPILL_PAD)
@@ -1445,9 +1446,17 @@ _CHECKER = (np.indices((THUMB_H, THUMB_W)).sum(axis=0) % 2) == 0  # half the pix
 _SPILL_PAD = 8  # thumbnail px: the band outside a plain card's outline reaches this far (~13% of its width) ...
 _SPILL_GAP = 2  # ... starting this far out (a fit a little off, the card's own light border)
 _SPILL_SHIFT = np.array([[1.0, 0, _SPILL_PAD], [0, 1.0, _SPILL_PAD], [0, 0, 1.0]])
-_SPILL_BAND = np.ones((THUMB_H + 2 * _SPILL_PAD, THUMB_W + 2 * _SPILL_PAD), bool)
-_lo = _SPILL_PAD - _SPILL_GAP
-_SPILL_BAND[_lo : _lo + THUMB_H + 2 * _SPILL_GAP, _lo : _lo + THUMB_W + 2 * _SPILL_GAP] = False
+
+
+def _spill_band() -> np.ndarray:
+    """Where the band lies on a thumbnail padded by _SPILL_PAD on every side."""
+    band = np.ones((THUMB_H + 2 * _SPILL_PAD, THUMB_W + 2 * _SPILL_PAD), bool)
+    lo = _SPILL_PAD - _SPILL_GAP
+    band[lo : lo + THUMB_H + 2 * _SPILL_GAP, lo : lo + THUMB_W + 2 * _SPILL_GAP] = False
+    return band
+
+
+_SPILL_BAND = _spill_band()
 _SPILL_MIN_PX = 40  # band pixels in view below which the band says nothing
 _SPILL_CHROMA = 0.04  # a band pixel shows the field when its chromaticity is this close (L1) to the field's ...
 _SPILL_LEVEL = 0.25  # ... and its brightness within this share of the field's
