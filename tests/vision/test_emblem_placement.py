@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision import decks
-from device.hardware.vision.badge_finder import field_colours
+from device.hardware.vision.badge_finder import Emblem, field_colours
 from device.hardware.vision.captures import single_frame
 from device.hardware.vision.card_art import _PLAIN_BGR, CARD_H, CARD_W, render_card
 from device.hardware.vision.identifier import _CANONICAL, Identifier, Thresholds, _stretch
@@ -17,7 +17,7 @@ from device.hardware.vision.references import ReferenceSet
 _TEXT = decks.TEXT_FRAME_DECK
 
 
-def _emblems(refs: ReferenceSet) -> dict[str, object]:
+def _emblems(refs: ReferenceSet) -> dict[str, Emblem | None]:
     ident = Identifier([refs])
     return {ident.labels[b.card][1]: b.emblem for b in field_colours(ident.thumbs, 0.15)}
 
@@ -53,11 +53,11 @@ def _placed(ident: Identifier, frame: np.ndarray, card: int, truth: np.ndarray) 
     finder's candidates for that card."""
     probe = np.float32([[86, 136], [166, 136], [166, 216], [86, 216], [126, 176]]).reshape(-1, 1, 2)
     want = cv2.perspectiveTransform(probe, np.linalg.inv(truth)).reshape(-1, 2)
-    best = np.inf
-    for c, h in ident._badge_finder.candidates(frame, only={card}):
-        got = cv2.perspectiveTransform(probe, np.linalg.inv(h)).reshape(-1, 2)
-        best = min(best, float(np.abs(got - want).max())) if c == card else best
-    return best
+    errors = [
+        float(np.abs(cv2.perspectiveTransform(probe, np.linalg.inv(h)).reshape(-1, 2) - want).max())
+        for _, h in ident._badge_finder.candidates(frame, only={card})
+    ]
+    return min(errors, default=np.inf)
 
 
 def test_a_plain_card_running_off_every_edge_is_placed_by_its_emblem(text_refs: ReferenceSet) -> None:

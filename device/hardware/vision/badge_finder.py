@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from device.hardware.vision.card_art import CARD_H, CARD_W
+from device.hardware.vision.card_art import CARD_CORNERS
 from device.hardware.vision.references import THUMB_SCALE
 
 MIN_FIELD_SHARE = 0.5  # a card is a plain-field card when one colour covers this much of its face
@@ -221,7 +221,7 @@ class BadgeFinder:
                     out.append((badge.card, h))
             for group in emblem_quads:  # placements per hole, ranked and judged like a patch's orientations
                 for corners in group:
-                    to_frame = cv2.getPerspectiveTransform(_card_box(), (corners * 2.0 + 0.5).astype(np.float32))
+                    to_frame = cv2.getPerspectiveTransform(CARD_CORNERS, (corners * 2.0 + 0.5).astype(np.float32))
                     field = cv2.perspectiveTransform(badge.field.reshape(-1, 1, 2), to_frame).reshape(4, 2)
                     if self.fit_scale > 0:
                         field = self._fit_outline(near, badge, field)
@@ -255,7 +255,7 @@ class BadgeFinder:
         cos, sin = np.cos(angles), np.sin(angles)
         rot = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)  # (A, 2, 2)
         rel = (emblem.points - emblem.mean).astype(np.float32)
-        box = _card_box().astype(np.float64) - emblem.mean
+        box = CARD_CORNERS.astype(np.float64) - emblem.mean
         hgt, wid = near.shape
         fits: list[tuple[float, list[np.ndarray]]] = []
         for j in order:
@@ -512,11 +512,6 @@ def _sqrtm(cov: np.ndarray, power: float) -> np.ndarray:
     """A symmetric positive matrix to a power (its eigenvalues floored so a thin mark stays finite)."""
     vals, vecs = np.linalg.eigh(cov)
     return (vecs * np.maximum(vals, 1e-2) ** power) @ vecs.T
-
-
-def _card_box() -> np.ndarray:
-    """The card's corners in canonical coordinates, clockwise from top-left."""
-    return np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float32)
 
 
 def _signed_area(quad: np.ndarray) -> float:

@@ -16,6 +16,8 @@ import numpy as np
 from device.hardware.vision.decks import BADGE_COLOURS, TEXT_FRAME_DECK
 
 CARD_W, CARD_H = 252, 352  # 63 x 88 mm at 4 px/mm
+CARD_CORNERS = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])  # clockwise from top-left
+CARD_CORNERS.setflags(write=False)  # shared by the finder and the identifier
 
 BADGE_BGR: dict[str, tuple[int, int, int]] = {
     "red": (40, 40, 210),

@@ -45,7 +45,7 @@ from device.hardware.vision.badge_finder import (
     shadow_light,
 )
 from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
-from device.hardware.vision.card_art import CARD_H, CARD_W
+from device.hardware.vision.card_art import CARD_CORNERS, CARD_H, CARD_W
 from device.hardware.vision.features import FeatureExtractor, Features
 from device.hardware.vision.hamming_index import HammingIndex
 from device.hardware.vision.localiser import Correspondences, PooledLocaliser
@@ -1460,7 +1460,7 @@ _SPILL_BAND = _spill_band()
 _SPILL_MIN_PX = 40  # band pixels in view below which the band says nothing
 _SPILL_CHROMA = 0.04  # a band pixel shows the field when its chromaticity is this close (L1) to the field's ...
 _SPILL_LEVEL = 0.25  # ... and its brightness within this share of the field's
-_CANONICAL = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
+_CANONICAL = CARD_CORNERS
 _K2 = np.ones((2, 2), np.uint8)
 _K5 = np.ones((5, 5), np.uint8)
 _K3 = np.ones((3, 3), np.uint8)
