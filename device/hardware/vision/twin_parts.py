@@ -24,7 +24,9 @@ import numpy as np
 from device.hardware.vision.appearance import bandpass
 
 MIN_PART_PIXELS = 12  # a part with fewer pixels in view is not compared
-_SEEN_SUM = 90  # B + G + R, light taken out: a frame pixel this bright has a usable chromaticity (a finger in shade)
+_SEEN_SUM = 240  # B + G + R, light taken out: a frame pixel this bright has a usable chromaticity (noise in
+# a dim pixel's chromaticity grows as its brightness falls)
+_MIN_GAIN = 0.05  # a channel's gain below this: the camera barely sees it
 _MIN_LIGHT_PIXELS = 8  # light pixels in view under which a part's colour is not checked
 _LIGHT_SUM = 240  # B + G + R: a face pixel this light has a reliable chromaticity
 _ALIKE_COLOUR = 40.0  # BGR (L1): a face pixel this near a part's colour is of that colour
@@ -130,9 +132,11 @@ def uncovered(
     because the light is not only a gain per channel (a bright white clips, a lamp tints one
     colour more than another); with too few of them to compare with, nothing is taken out.
     Dark pixels are kept: their chromaticity is noise, and a dark mark is what the duel is for."""
+    if float(gain.min()) < _MIN_GAIN:
+        return at  # a channel the camera barely sees: no chromaticity to compare
     fa, fb = face_a[at.face], face_b[at.face]
     seen = raw[at.frame] / gain
-    light_a, light_b = fa.sum(axis=1) > _LIGHT_SUM, fb.sum(axis=1) > _LIGHT_SUM
+    light_a, light_b = _flat_light(face_a)[at.face], _flat_light(face_b)[at.face]
     testable = (light_a | light_b) & (seen.sum(axis=1) > _SEEN_SUM)
     if testable.sum() < _MIN_LIGHT_PIXELS:
         return at
@@ -152,6 +156,13 @@ def uncovered(
     card = np.abs(_chroma(raw4[alike] / gain) - _chroma(face4[alike])).sum(axis=1)
     keep = ~(testable & (dist > float(np.median(card)) + bar))
     return Reading((at.face[0][keep], at.face[1][keep]), (at.frame[0][keep], at.frame[1][keep]))
+
+
+def _flat_light(face: np.ndarray) -> np.ndarray:
+    """Where a face is light and so are its neighbours (3 x 3): a camera's colour is coarser than
+    its brightness (YUV 4:2:0, JPEG), so beside a dark stroke the frame's chromaticity is smeared."""
+    light = (face.sum(axis=2) > _LIGHT_SUM).astype(np.uint8)
+    return cv2.erode(light, np.ones((3, 3), np.uint8)).astype(bool)
 
 
 def _chroma(bgr: np.ndarray) -> np.ndarray:
