@@ -499,12 +499,13 @@ def _distinct_peaks(score: np.ndarray, count: int, apart: int) -> list[int]:
     before it (padded with the best remaining ones when too few are that far apart)."""
     kept: list[int] = []
     n = len(score)
-    for i in np.argsort(-score):
-        if all(min(abs(int(i) - j), n - abs(int(i) - j)) >= apart for j in kept):
-            kept.append(int(i))
+    ranked = [int(i) for i in np.argsort(-score)]
+    for i in ranked:
+        if all(min(abs(i - j), n - abs(i - j)) >= apart for j in kept):
+            kept.append(i)
             if len(kept) == count:
                 return kept
-    rest = [int(i) for i in np.argsort(-score) if int(i) not in kept]
+    rest = [i for i in ranked if i not in kept]
     return kept + rest[: count - len(kept)]
 
 
