@@ -77,6 +77,41 @@ def test_nothing_far_from_the_predicted_place_or_too_different_is_paired() -> No
     assert len(loc.match_near(frame_pts, loc.descriptors[take], right, 12.0)) == 30
 
 
+def _nearest_by_brute_force(loc: PooledLocaliser, pts: np.ndarray, desc: np.ndarray, h: np.ndarray, radius: float):
+    """What match_near must give, entry by entry over the whole pooled deck: per frame point, the
+    smallest Hamming distance among entries within `radius` (both axes) of its place on the card."""
+    at = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2)
+    bits = np.unpackbits(desc[:, None, :] ^ loc.descriptors[None, :, :], axis=2).sum(axis=2)
+    reach = (np.abs(loc.points[None, :, :] - at[:, None, :]) <= radius).all(axis=2)
+    best = np.where(reach, bits, 1 << 20).min(axis=1)
+    return {i: int(d) for i, d in enumerate(best) if d <= loc.max_dist}
+
+
+def test_guided_pairs_are_the_nearest_descriptors_within_reach_whatever_the_density() -> None:
+    """Dense places (many entries within reach of each point, ties in distance) and points
+    off the card: the pairs are each point's nearest entry in reach, most distinctive first."""
+    rng = np.random.default_rng(11)
+    points = np.column_stack([rng.uniform(0, 60, 3000), rng.uniform(0, 80, 3000)]).astype(np.float32)
+    base = rng.integers(0, 256, (40, 32), dtype=np.uint8)  # few descriptor families: many ties
+    loc = PooledLocaliser(points, _flip_bits(base[rng.integers(0, 40, 3000)], 6, rng))
+    pts = np.column_stack([rng.uniform(-30, 90, 500), rng.uniform(-30, 110, 500)]).astype(np.float32)
+    desc = _flip_bits(base[rng.integers(0, 40, 500)], 12, rng)
+    h = np.array([[1.0, 0.02, 1.5], [-0.01, 1.0, -2.0], [0.0, 0.0, 1.0]])
+    expected = _nearest_by_brute_force(loc, pts, desc, h, 12.0)
+    corr = loc.match_near(pts, desc, h, 12.0)
+    at = cv2.perspectiveTransform(corr.frame.reshape(-1, 1, 2).astype(np.float64), h).reshape(-1, 2)
+    assert len(corr) == len(expected) > 150
+    index_of = {tuple(p): i for i, p in enumerate(pts)}
+    dists = []
+    for frame_pt, card_pt, place in zip(corr.frame, corr.card, at, strict=True):
+        i = index_of[tuple(frame_pt)]
+        entry = int(np.flatnonzero((loc.points == card_pt).all(axis=1))[0])
+        d = int(np.unpackbits(desc[i] ^ loc.descriptors[entry]).sum())
+        assert d == expected[i] and np.abs(card_pt - place).max() <= 12.0
+        dists.append(d)
+    assert dists == sorted(dists)
+
+
 def _pair(refs: ReferenceSet) -> tuple[Identifier, Identifier]:
     on = Identifier([refs])
     off = Identifier([refs])
