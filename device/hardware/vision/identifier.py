@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from device.hardware.vision.appearance import bandpass, bandpass_all, correlate
+from device.hardware.vision.appearance import FaceRows, bandpass, bandpass_all, correlate
 from device.hardware.vision.badge_finder import (
     MIN_FIELD_SHARE,
     BadgeColour,
@@ -243,6 +243,7 @@ class Identifier:
         # What the appearance check compares: band-passed faces (structure, not smooth shading).
         self._cmp_colour = bandpass_all(self._thumbs_f, self.t.bandpass_sigma)
         self._cmp_grey = bandpass_all(self._thumbs_grey_f, self.t.bandpass_sigma)
+        self._rows_colour, self._rows_grey = FaceRows(self._cmp_colour), FaceRows(self._cmp_grey)  # ranking families
         self.points = np.concatenate(pts) if pts else np.zeros((0, 2), np.float32)
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
@@ -1199,8 +1200,7 @@ class Identifier:
         Returns (card index, worst duel similarity, worst duel margin, worst duel coverage).
         """
         sparse = valid & _CHECKER  # half the pixels are plenty to rank the members
-        thumbs = self._cmp_grey if self._grey else self._cmp_colour
-        whole = correlate(obs[sparse], thumbs[family][:, sparse])
+        whole = (self._rows_grey if self._grey else self._rows_colour).correlate(obs, sparse, family)
         order = [int(family[i]) for i in np.argsort(-whole)[: self.t.rivals + 1]]
         if len(order) == 1:
             return order[0], float(whole.max(initial=0.0)), 1.0, float(valid.mean())
