@@ -82,7 +82,7 @@ class FaceRows:
     """Enrolled faces (M x H x W x C) kept channel-major and flattened, with their squares, so that
     one view's correlation with many faces over any pixel mask is a few matrix-vector products per
     channel: `correlate(obs[mask], faces[:, mask])` gathered every face's masked pixels first,
-    which at 120 enrolled cards cost ~9 ms a call and made a frame's time grow with the deck."""
+    which at 120 enrolled cards cost 6-9 ms a call and made a frame's time grow with the deck."""
 
     def __init__(self, faces: np.ndarray):
         m, c = len(faces), faces.shape[-1]
