@@ -133,6 +133,8 @@ def test_ranking_a_family_by_matrix_products_gives_the_gathered_correlations() -
             assert got.shape == expected.shape
             assert np.abs(got - expected).max() < 1e-5, (share, members)
             assert members[int(np.argmax(got))] == 7
+    nothing = FaceRows(np.zeros((0, 40, 30, 3), np.float32))  # an identifier with no cards enrolled
+    assert nothing.correlate(faces[7], np.ones((40, 30), bool), np.zeros(0, np.int64)).shape == (0,)
     nineteen = np.zeros((40, 30), bool)
     nineteen[:19, 0] = True
     assert not rows.correlate(faces[7], nineteen, np.arange(50)).any()

@@ -85,8 +85,8 @@ class FaceRows:
     which at 120 enrolled cards cost 6-9 ms a call and made a frame's time grow with the deck."""
 
     def __init__(self, faces: np.ndarray):
-        m, c = len(faces), faces.shape[-1]
-        self.rows = np.ascontiguousarray(np.moveaxis(faces.reshape(m, -1, c), -1, 0), np.float32)  # C x M x P
+        m, c, pixels = len(faces), faces.shape[-1], int(np.prod(faces.shape[1:-1]))  # (no faces: an empty stack)
+        self.rows = np.ascontiguousarray(np.moveaxis(faces.reshape(m, pixels, c), -1, 0), np.float32)  # C x M x P
         self.squares = self.rows * self.rows
 
     def correlate(self, obs: np.ndarray, mask: np.ndarray, members: np.ndarray) -> np.ndarray:
