@@ -243,7 +243,9 @@ class Identifier:
         # What the appearance check compares: band-passed faces (structure, not smooth shading).
         self._cmp_colour = bandpass_all(self._thumbs_f, self.t.bandpass_sigma)
         self._cmp_grey = bandpass_all(self._thumbs_grey_f, self.t.bandpass_sigma)
-        self._rows_colour, self._rows_grey = FaceRows(self._cmp_colour), FaceRows(self._cmp_grey)  # ranking families
+        # Families are ranked on these (FaceRows); the grey ones only once a grey camera needs them.
+        self._rows_colour = FaceRows(self._cmp_colour)
+        self._rows_grey: FaceRows | None = None
         self.points = np.concatenate(pts) if pts else np.zeros((0, 2), np.float32)
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
@@ -1200,7 +1202,7 @@ class Identifier:
         Returns (card index, worst duel similarity, worst duel margin, worst duel coverage).
         """
         sparse = valid & _CHECKER  # half the pixels are plenty to rank the members
-        whole = (self._rows_grey if self._grey else self._rows_colour).correlate(obs, sparse, family)
+        whole = self._family_rows().correlate(obs, sparse, family)
         order = [int(family[i]) for i in np.argsort(-whole)[: self.t.rivals + 1]]
         if len(order) == 1:
             return order[0], float(whole.max(initial=0.0)), 1.0, float(valid.mean())
@@ -1222,6 +1224,14 @@ class Identifier:
         margin = min(r[0] - r[1] for r in results)
         cov = min(r[2] for r in results)
         return leader, float(sim), float(margin), float(cov)
+
+    def _family_rows(self) -> FaceRows:
+        """The faces families are ranked on, for this frame's camera: colour, or grey (made on first use)."""
+        if not self._grey:
+            return self._rows_colour
+        if self._rows_grey is None:
+            self._rows_grey = FaceRows(self._cmp_grey)
+        return self._rows_grey
 
     def _twin_duels(
         self, frame: np.ndarray, h: np.ndarray, leader: int, sim: float
