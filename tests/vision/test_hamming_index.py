@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.hardware.vision.hamming_index import HammingIndex
+from device.hardware.vision.hamming_index import HammingIndex, _stable_order
 
 
 def _flip(desc: np.ndarray, bits: int, rng: np.random.Generator) -> np.ndarray:
@@ -100,3 +100,13 @@ def test_pooled_match_keeps_pairs_unambiguous_about_the_place() -> None:
             expected.add((tuple(qpts[q]), tuple(loc.points[ref[b]])))
     pairs = {(tuple(f), tuple(c)) for f, c in zip(got.frame, got.card, strict=True)}
     assert pairs == expected and 20 < len(expected) < len(queries) - 50
+
+
+def test_buckets_keep_rows_in_order_whatever_the_key_width() -> None:
+    """The index's per-table row order is a stable sort by key, done as two 16-bit radix sorts:
+    the same order as numpy's stable sort, for keys under and over 2**16 and many ties."""
+    rng = np.random.default_rng(5)
+    for high in (1 << 10, 1 << 16, 1 << 18, 1 << 24):
+        keys = rng.integers(0, high, 20_000).astype(np.int64)
+        keys[::7] = keys[0]  # a crowded bucket
+        assert np.array_equal(_stable_order(keys), np.argsort(keys, kind="stable"))

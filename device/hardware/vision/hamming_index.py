@@ -56,15 +56,15 @@ class HammingIndex:
         self._key_weights = np.zeros((len(self._used_bits), tables), np.float32)
         for t in range(tables):
             np.add.at(self._key_weights[:, t], row_of[t], (1 << np.arange(bits)).astype(np.float32))
-        keys = self._keys(desc)  # N x T
+        keys = np.ascontiguousarray(self._keys(desc).T)  # T x N: a table's keys contiguous
         nbuckets = 1 << bits
         # Per table: descriptor rows sorted by key, and CSR offsets of each key's bucket.
         self._order = np.empty(tables * self.size, np.int32)
         self._offsets = np.empty((tables, nbuckets + 1), np.int32)
         for t in range(tables):
-            self._order[t * self.size : (t + 1) * self.size] = np.argsort(keys[:, t], kind="stable")
+            self._order[t * self.size : (t + 1) * self.size] = _stable_order(keys[t])
             self._offsets[t, 0] = t * self.size
-            self._offsets[t, 1:] = t * self.size + np.cumsum(np.bincount(keys[:, t], minlength=nbuckets))
+            self._offsets[t, 1:] = t * self.size + np.cumsum(np.bincount(keys[t], minlength=nbuckets))
         self._flat_offsets = self._offsets.ravel()
         self._table_base = np.arange(tables, dtype=np.int64) * (nbuckets + 1)
 
@@ -117,6 +117,15 @@ class HammingIndex:
 
 
 _KEY_ROWS = 128  # rows per key product: below OpenBLAS's threading (see HammingIndex._keys)
+
+
+def _stable_order(keys: np.ndarray) -> np.ndarray:
+    """`np.argsort(keys, kind="stable")` for keys below 2**32, as two stable sorts of 16-bit
+    halves (low, then high: a least-significant-digit radix sort). numpy radix-sorts 16-bit
+    integers but merge-sorts wider ones: building an index is ~4 times faster this way
+    (`houston identify` builds two at start-up)."""
+    low = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
+    return low[np.argsort((keys[low] >> 16).astype(np.uint16), kind="stable")]
 
 
 def _choose_bits(desc: np.ndarray, tables: int, bits: int, seed: int) -> np.ndarray:

@@ -191,7 +191,8 @@ def _pool(points: np.ndarray, descriptors: np.ndarray) -> np.ndarray:
     bounds = np.flatnonzero(np.diff(sorted_key)) + 1
     starts = np.concatenate([[0], bounds])
     ends = np.concatenate([bounds, [n]])
-    d64 = np.ascontiguousarray(descriptors, np.uint8).view(np.uint64)[order]
+    # one row per 64-bit word of the descriptors (in cell order): a word's gather is contiguous
+    words = np.ascontiguousarray(np.ascontiguousarray(descriptors, np.uint8).view(np.uint64)[order].T)
     # Every pair (k, j) of one cell with j earlier than k (order is stable, so earlier rows come
     # first within a cell), all cells at once, in chunks to bound memory.
     cell_start = np.repeat(starts, ends - starts)
@@ -205,11 +206,14 @@ def _pool(points: np.ndarray, descriptors: np.ndarray) -> np.ndarray:
         hi = min(max(hi, lo + 1), n)
         k = np.repeat(np.arange(lo, hi), earlier[lo:hi])
         j = cell_start[k] + (np.arange(len(k)) - (offsets[k] - offsets[lo]))
-        # The first 64 bits alone rule most pairs out; only the rest are compared in full.
-        first = bit_count(d64[k, 0] ^ d64[j, 0]) <= _SAME_DESC
-        k, j = k[first], j[first]
-        dist = bit_count(d64[k] ^ d64[j]).sum(axis=1)
-        drop[k[dist <= _SAME_DESC]] = True  # an earlier row stands for it
+        # The distance a 64-bit word at a time: a pair is dropped as soon as its partial sum
+        # is past the bar (the first word alone rules most pairs out).
+        dist = np.zeros(len(k), np.int64)
+        for word in words:
+            dist += bit_count(np.take(word, k) ^ np.take(word, j))
+            near = dist <= _SAME_DESC
+            k, j, dist = k[near], j[near], dist[near]
+        drop[k] = True  # an earlier row stands for it
         lo = hi
     keep = np.ones(n, bool)
     keep[order[drop]] = False
