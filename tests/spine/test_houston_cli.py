@@ -24,6 +24,37 @@ def test_help_lists_the_main_commands():
         assert f"    {command} " in out
 
 
+def test_each_command_is_listed_under_the_module_that_adds_it():
+    """The command table is what lets a command load only its own module: a module adding a
+    command the table does not list (or not adding one it lists) would lose that command."""
+    import argparse
+    import importlib
+
+    from device.cli import COMMAND_MODULES
+
+    for name, commands in COMMAND_MODULES.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(name).register(sub)
+        assert tuple(sub.choices) == commands, name
+
+
+def _heavy_modules_after_parsing(argv):
+    probe = (
+        f"import sys; from device.cli import build_parser; build_parser({argv!r}); "
+        "print(sorted(m for m in sys.modules if m.startswith(('games.dog', 'device.box.service', 'gpiozero'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    return out.stdout.strip()
+
+
+def test_identify_loads_neither_the_games_nor_the_box_service():
+    """`houston identify` is started once per batch by outside evaluations: its start-up should
+    be the identifier's, not every command's imports."""
+    assert _heavy_modules_after_parsing(["identify", "x.png"]) == "[]"
+    # a name it does not know builds the whole parser (to list every command)
+    assert "games.dog" in _heavy_modules_after_parsing(["nosuch"])
+
+
 def test_export_then_replay_rebuilds_the_final_public_view(tmp_path):
     box = make_box(tmp_path / "data")
     for button in ("ok", "red", "blue", "ok", "ok"):  # start, seat red and blue, roll
