@@ -122,8 +122,9 @@ _KEY_ROWS = 128  # rows per key product: below OpenBLAS's threading (see Hamming
 def _stable_order(keys: np.ndarray) -> np.ndarray:
     """`np.argsort(keys, kind="stable")` for keys below 2**32, as two stable sorts of 16-bit
     halves (low, then high: a least-significant-digit radix sort). numpy radix-sorts 16-bit
-    integers but merge-sorts wider ones: building an index is ~4 times faster this way
-    (`houston identify` builds two at start-up)."""
+    integers but timsorts wider ones: an index's 24 sorts take ~a third of the time this way
+    (held-out deck, 54k descriptors: 0.17 -> 0.06 s; `houston identify` builds two indexes at
+    start-up)."""
     low = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")
     return low[np.argsort((keys[low] >> 16).astype(np.uint16), kind="stable")]
 
