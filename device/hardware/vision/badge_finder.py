@@ -101,6 +101,11 @@ def _emblem_of(mask: np.ndarray, box: tuple[int, int, int, int]) -> Emblem | Non
     return Emblem(pts.mean(axis=0), np.cov(pts.T), grid, kind)
 
 
+def chromaticity(bgr: np.ndarray) -> np.ndarray:
+    """Each colour's share of its B + G + R (last axis): brightness taken out."""
+    return bgr / (bgr.sum(axis=-1, keepdims=True) + 1e-3)
+
+
 def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_FIELD_SHARE) -> list[BadgeColour]:
     """The enrolled cards that are mostly one coloured field (measured on their own faces, not
     taken from any catalogue): low-texture cards whose field can be found by its colour."""
@@ -112,7 +117,7 @@ def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_
         chroma = field / max(field.sum(), 1.0)
         if np.abs(chroma - 1 / 3).sum() < min_chroma:
             continue
-        own = face / (face.sum(axis=2, keepdims=True) + 1e-3)
+        own = chromaticity(face)
         mask = (np.abs(own - chroma.astype(np.float32)).sum(axis=2) <= _FIELD_TOLERANCE).astype(np.uint8)
         if mask.mean() < min_share:
             continue

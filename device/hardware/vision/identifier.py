@@ -41,6 +41,7 @@ from device.hardware.vision.badge_finder import (
     BadgeColour,
     BadgeFinder,
     added_light,
+    chromaticity,
     field_colours,
     shadow_light,
 )
@@ -350,7 +351,7 @@ class Identifier:
             if (dist < _FLAT_FIELD).mean() < MIN_FIELD_SHARE or fm.sum() < 50:
                 continue  # not a plain card (or a photo whose field is shaded: features alone decide)
             f = np.median(face[fm], axis=0)
-            chroma = _chromaticity(f)
+            chroma = chromaticity(f)
             neutral = np.abs(chroma - 1 / 3).sum() < self.t.badge_min_chroma
             ink = self.t.plain_ink == "all" or (self.t.plain_ink == "neutral" and neutral)
             if wm.sum() >= 15:
@@ -387,7 +388,7 @@ class Identifier:
         if fm.sum() < 50:
             return None
         f = np.median(face[fm], axis=0)
-        chroma = _chromaticity(f)
+        chroma = chromaticity(f)
         if np.abs(chroma - 1 / 3).sum() >= self.t.badge_min_chroma:
             return None
         nm, wm = self._other_and_white(face, (dist > _PALE_STEP) & (face.min(axis=2) > f.max()))
@@ -1054,7 +1055,7 @@ class Identifier:
             return _NO_EVIDENCE, _NO_EVIDENCE
         f = np.median(o[fm], axis=0)
         if lay.white is None:  # the field's chromaticity alone, scaled to the hue error's bar
-            dist = float(np.abs(_chromaticity(f) - lay.chroma).sum())
+            dist = float(np.abs(chromaticity(f) - lay.chroma).sum())
             return dist * self.t.max_plain_colour / self.t.max_plain_chroma, 0.0
         wm = lay.white & valid
         if wm.sum() < 15:
@@ -1116,7 +1117,7 @@ class Identifier:
         px = o[band]
         level = px.sum(axis=1)
         f_level = float(f.sum())
-        near = np.abs(_chromaticity(px) - _chromaticity(f)).sum(axis=1) <= _SPILL_CHROMA
+        near = np.abs(chromaticity(px) - chromaticity(f)).sum(axis=1) <= _SPILL_CHROMA
         near &= np.abs(level - f_level) <= _SPILL_LEVEL * f_level
         return float(near.mean())
 
@@ -1527,11 +1528,6 @@ def _card_corners_in_frame(h: np.ndarray) -> np.ndarray | None:
     if sides.min() < 0.2 * sides.max():
         return None
     return quad
-
-
-def _chromaticity(bgr: np.ndarray) -> np.ndarray:
-    """Each colour's share of its B + G + R (last axis): brightness taken out."""
-    return bgr / (bgr.sum(axis=-1, keepdims=True) + 1e-3)
 
 
 def _stretch(h: np.ndarray) -> float:
