@@ -109,6 +109,9 @@ class Thresholds:
     badge_min_view: float = 0.1  # a colour patch whose best aligned view correlates less with the badge's
     # face is not judged at all (speed: matches seen at >= 0.24, most ceiling and card patches < 0.1)
     badge_min_rough_view: float = -0.15  # ... nor aligned, when its best view before alignment is below this
+    badge_channel_gain: float = 3.5  # > 0: a badge is aligned and its views correlated in the colour channel
+    # where its enrolled face has the most contrast (std / mean), when that beats grey's by this factor
+    # (stop 48, tuning: yellow and orange plain cards, 5.2-8.7, gained; green and blue, 2.0-2.4, did not)
     # (speed, stop 36: matched patches' rough views >= -0.08 on tuning seeds; -1: off)
     badge_neutral_patches: int = 2  # > 0: white and grey plain cards are looked for too, by their flat
     # field: this many of the largest flat patches of their colour (0: only coloured fields)
@@ -309,6 +312,7 @@ class Identifier:
         )
         self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
         self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
+        self._badge_channel = {b.card: self._contrast_channel(b.card) for b in self._badge_finder.badges}
         self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
         self._views_cache: list[np.ndarray | None] = [None, None]
         self._in_identify = False
@@ -403,6 +407,20 @@ class Identifier:
         lay = self._plain_layouts[card]
         emblem = float(lay.other.sum()) / max(float(lay.field.sum() + lay.other.sum()), 1.0)
         return 1.0 - self.t.badge_neutral_hole * emblem
+
+    def _contrast_channel(self, card: int) -> int:
+        """The view a badge is aligned and compared in: grey (-1), or the colour channel (0-2,
+        BGR) in which its enrolled face has the most contrast for its level (std / mean, which a
+        colour cast's gain per channel leaves as it is), when that beats grey's by
+        `badge_channel_gain`. A yellow field beside white differs little in grey but a lot in
+        blue; the grey view of such a badge is mostly the light across it (stop 48)."""
+        if self.t.badge_channel_gain <= 0:
+            return -1
+        face = self._thumbs_f[card].reshape(-1, 3)
+        grey = self._thumbs_grey_f[card][..., 0].ravel()
+        rel = face.std(axis=0) / (face.mean(axis=0) + 8.0)
+        best = int(np.argmax(rel))
+        return best if rel[best] > self.t.badge_channel_gain * grey.std() / (grey.mean() + 8.0) else -1
 
     def look_alike_groups(self) -> list[list[str]]:
         """Connected sets of look-alike cards (for reports), as card ids."""
@@ -717,6 +735,7 @@ class Identifier:
         if only is None:  # (a search limited to some cards is the deshadowed look, which reads these)
             self._first_views = {}
         grey = cv2.cvtColor(self._half(frame), cv2.COLOR_BGR2GRAY) if found else None
+        views: dict[int, np.ndarray | None] = {-1: grey}  # grey, or a badge's contrast channel (half size)
         out: list[tuple[int, np.ndarray | None, np.ndarray]] = []
         rank_iters = self.t.badge_rank_iters if 0 < self.t.badge_rank_iters < self.t.badge_align_iters else 0
         k = 0
@@ -724,15 +743,19 @@ class Identifier:
             card = found[k][0]
             group = [rough for c, rough in found[k : k + 4] if c == card]  # the finder gives 4 per patch
             k += len(group)
-            face = self._thumbs_grey_f[card][..., 0].ravel()
+            ch = self._badge_channel.get(card, -1) if frame.ndim == 3 else -1
+            if ch not in views:
+                views[ch] = np.ascontiguousarray(self._half(frame)[..., ch])
+            view = views[ch]
+            face = (self._thumbs_grey_f[card][..., 0] if ch < 0 else self._thumbs_f[card][..., ch]).ravel()
             face = face - face.mean()
-            best = max(_view_correlation(grey, rough, face) for rough in group)
+            best = max(_view_correlation(view, rough, face) for rough in group)
             scored: list[tuple[float, np.ndarray | None, np.ndarray]] = []
             if best >= self.t.badge_min_rough_view:  # else nothing like the badge even roughly: no ECC
                 for rough in group:
-                    aligned = self._align(frame, card, rough, iters=rank_iters or self.t.badge_align_iters)
+                    aligned = self._align(frame, card, rough, iters=rank_iters or self.t.badge_align_iters, channel=ch)
                     h = aligned if aligned is not None and _card_corners_in_frame(aligned) is not None else rough
-                    scored.append((_view_correlation(grey, h, face), aligned, rough))
+                    scored.append((_view_correlation(view, h, face), aligned, rough))
                 best = max(sc for sc, _, _ in scored)
             if only is None:
                 self._first_views[card] = max(self._first_views.get(card, -1.0), best)
@@ -746,7 +769,7 @@ class Identifier:
             for j in order:
                 aligned = scored[j][1]
                 if rank_iters and aligned is not None:  # the chosen ones: the rest of their alignment
-                    more = self._align(frame, card, aligned, iters=self.t.badge_align_iters - rank_iters)
+                    more = self._align(frame, card, aligned, iters=self.t.badge_align_iters - rank_iters, channel=ch)
                     # (ECC failing to go on keeps the part already aligned, not only the rough fit)
                     aligned = more if more is not None and _card_corners_in_frame(more) is not None else aligned
                 out.append((card, aligned, scored[j][2]))
@@ -785,15 +808,19 @@ class Identifier:
         return self._verify(frame, members, q, r, np.full(len(good), m), outsider)
 
     def _align(
-        self, frame: np.ndarray, card: int, rough: np.ndarray, detail: bool = False, iters: int = 60
+        self, frame: np.ndarray, card: int, rough: np.ndarray, detail: bool = False, iters: int = 60, channel: int = -1
     ) -> np.ndarray | None:
         """Refine a rough frame -> card homography by aligning the warped frame with the card's
         face (ECC: correlation, so light level does not matter). None if it does not converge.
         With `detail`, a second pass at detail-face resolution (twice the thumbnail's), where
-        only the part of the card inside the frame is compared."""
-        grey = self._grey_view(frame)
+        only the part of the card inside the frame is compared. With a `channel` (0-2), the
+        thumbnail pass compares that colour channel instead of grey (a badge's contrast channel)."""
+        if channel >= 0 and frame.ndim == 3 and not detail:
+            grey, face0 = np.ascontiguousarray(frame[..., channel]), self._thumbs_f[card][..., channel]
+        else:
+            grey, face0 = self._grey_view(frame), self._thumbs_grey_f[card][..., 0]
         h = rough
-        passes = [(THUMB_SCALE, THUMB_W, THUMB_H, self._thumbs_grey_f[card][..., 0], iters)]
+        passes = [(THUMB_SCALE, THUMB_W, THUMB_H, face0, iters)]
         if detail and self._details_f is not None:
             face = self._details_f[card] @ np.float32([0.114, 0.587, 0.299])
             passes.append((DETAIL_SCALE, DETAIL_W, DETAIL_H, face, 30))
