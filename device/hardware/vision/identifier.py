@@ -109,10 +109,10 @@ class Thresholds:
     badge_min_view: float = 0.1  # a colour patch whose best aligned view correlates less with the badge's
     # face is not judged at all (speed: matches seen at >= 0.24, most ceiling and card patches < 0.1)
     badge_min_rough_view: float = -0.15  # ... nor aligned, when its best view before alignment is below this
-    badge_channel_gain: float = 3.5  # > 0: a badge is aligned and its views correlated in the colour channel
-    # where its enrolled face has the most contrast (std / mean), when that beats grey's by this factor
-    # (stop 48, tuning: yellow and orange plain cards, 5.2-8.7, gained; green and blue, 2.0-2.4, did not)
     # (speed, stop 36: matched patches' rough views >= -0.08 on tuning seeds; -1: off)
+    badge_channel_gain: float = 3.5  # > 0: a badge is aligned and its views correlated in the colour channel
+    # where its enrolled face has the most contrast (std / (mean + 8)), when that beats grey's by this factor
+    # (stop 48, tuning: yellow and orange plain cards, 5.2-8.7, gained; green and blue, 2.0-2.4, did not)
     badge_neutral_patches: int = 2  # > 0: white and grey plain cards are looked for too, by their flat
     # field: this many of the largest flat patches of their colour (0: only coloured fields)
     badge_neutral_max_features: float = 0.25  # ... having fewer reference corners than this share of the
@@ -410,8 +410,8 @@ class Identifier:
 
     def _contrast_channel(self, card: int) -> int:
         """The view a badge is aligned and compared in: grey (-1), or the colour channel (0-2,
-        BGR) in which its enrolled face has the most contrast for its level (std / mean, which a
-        colour cast's gain per channel leaves as it is), when that beats grey's by
+        BGR) in which its enrolled face has the most contrast for its level (std / (mean + 8), which
+        a colour cast's gain per channel leaves nearly as it is), when that beats grey's by
         `badge_channel_gain`. A yellow field beside white differs little in grey but a lot in
         blue; the grey view of such a badge is mostly the light across it (stop 48)."""
         if self.t.badge_channel_gain <= 0:
@@ -1530,8 +1530,9 @@ def _camera_size(frame: np.ndarray) -> np.ndarray:
 
 
 def _view_correlation(grey: np.ndarray, h: np.ndarray, face: np.ndarray) -> float:
-    """How well the half-size grey frame seen through a frame -> card homography correlates with a
-    badge's grey face (thumbnail size, mean removed, flattened)."""
+    """How well the half-size grey frame (or one colour channel of it) seen through a frame -> card
+    homography correlates with a badge's face in the same view (thumbnail size, mean removed,
+    flattened)."""
     m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
     view = cv2.warpPerspective(grey, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR).astype(np.float32)
     v = view.ravel() - view.mean()
