@@ -5,13 +5,9 @@ aligned view stayed under the bar that lets a patch be judged."""
 
 from __future__ import annotations
 
-from device.hardware.vision import decks
-from device.hardware.vision.captures import single_frame
-from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import ReferenceSet
-
-_TEXT = decks.TEXT_FRAME_DECK
+from tests.support.text_frames import named_plain_cards
 
 
 def _channels(idf: Identifier) -> dict[str, int]:
@@ -33,14 +29,6 @@ def test_each_plain_card_gets_the_view_its_own_face_has_contrast_in(text_refs: R
 def test_yellow_and_orange_plain_cards_are_named_more_often_and_never_as_another(text_refs: ReferenceSet) -> None:
     grey = Identifier([text_refs], Thresholds(badge_channel_gain=0.0))
     channel = Identifier([text_refs])
-    named = {"grey": 0, "channel": 0}
-    for i, card in enumerate(("plain-yellow-square", "plain-orange-bar")):
-        face = render_card(_TEXT, card)
-        for s in range(8):
-            frame = single_frame(face, 4800 + 20 * i + s, "medium", "table")
-            for name, idf in (("grey", grey), ("channel", channel)):
-                result = idf.identify(frame)
-                if result.is_match:
-                    assert result.card == card, (name, card, result.card)
-                    named[name] += 1
+    cards = ("plain-yellow-square", "plain-orange-bar")
+    named = named_plain_cards({"grey": grey, "channel": channel}, cards, 4800, per_card=8, stride=20)
     assert named["channel"] > named["grey"], named  # 3 -> 5 of 16 when written

@@ -14,6 +14,7 @@ from device.hardware.vision.captures import single_frame
 from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import ReferenceSet
+from tests.support.text_frames import named_plain_cards
 
 _TEXT = decks.TEXT_FRAME_DECK
 
@@ -55,16 +56,7 @@ def test_shadowed_plain_cards_are_named_and_never_as_another(text_refs: Referenc
     plain = [c for c in decks.text_frame_deck() if c.startswith("plain-")]
     off = Identifier([text_refs], Thresholds(badge_deshadow=0.0))
     on = Identifier([text_refs])
-    named = {"off": 0, "on": 0}
-    for i, card in enumerate(plain):
-        face = render_card(_TEXT, card)
-        for s in range(3):
-            frame = single_frame(face, 1900 + 10 * i + s, "medium", "table")
-            for name, idf in (("off", off), ("on", on)):
-                result = idf.identify(frame)
-                if result.is_match:
-                    assert result.card == card, (name, card, result.card)
-                    named[name] += 1
+    named = named_plain_cards({"off": off, "on": on}, plain, 1900, per_card=3, stride=10)
     assert named["on"] > named["off"], named  # 5 -> 9 of 18 when written
 
 
