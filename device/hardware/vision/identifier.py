@@ -61,6 +61,7 @@ from device.hardware.vision.references import (
 )
 
 _BIG = 1 << 20
+_VIEW_SLOTS = 5  # a frame's views kept during one identify(): half size, grey, and its B, G and R channels
 PLAIN_INK_CHOICES = ("all", "neutral", "off")  # Thresholds.plain_ink
 
 
@@ -313,8 +314,8 @@ class Identifier:
         self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
         self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
         self._badge_channel = {b.card: self._contrast_channel(b.card) for b in self._badge_finder.badges}
-        self._views_of: np.ndarray | None = None  # the frame whose half-size and grey views are kept
-        self._views_cache: list[np.ndarray | None] = [None, None]
+        self._views_of: np.ndarray | None = None  # the frame whose half-size, grey and channel views are kept
+        self._views_cache: list[np.ndarray | None] = [None] * _VIEW_SLOTS
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
         self._first_views: dict[int, float] = {}  # the last full badge search's best view per card
@@ -473,7 +474,7 @@ class Identifier:
         try:
             return self._identify(frame)
         finally:
-            self._views_of, self._views_cache, self._in_identify = None, [None, None], False
+            self._views_of, self._views_cache, self._in_identify = None, [None] * _VIEW_SLOTS, False
             self._dense_feats = None
 
     def _identify(self, frame: np.ndarray) -> Identification:
@@ -816,7 +817,7 @@ class Identifier:
         only the part of the card inside the frame is compared. With a `channel` (0-2), the
         thumbnail pass compares that colour channel instead of grey (a badge's contrast channel)."""
         if channel >= 0 and frame.ndim == 3 and not detail:
-            grey, face0 = np.ascontiguousarray(frame[..., channel]), self._thumbs_f[card][..., channel]
+            grey, face0 = self._channel_view(frame, channel), self._thumbs_f[card][..., channel]
         else:
             grey, face0 = self._grey_view(frame), self._thumbs_grey_f[card][..., 0]
         h = rough
@@ -1196,12 +1197,21 @@ class Identifier:
             grey = cache[1] = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         return grey
 
+    def _channel_view(self, frame: np.ndarray, channel: int) -> np.ndarray:
+        """One colour channel of a BGR frame, contiguous, made once per identify() (a badge's
+        ECC alignments in its contrast channel: up to six per colour patch)."""
+        cache = self._view_cache(frame)
+        view = cache[2 + channel]
+        if view is None:
+            view = cache[2 + channel] = np.ascontiguousarray(frame[..., channel])
+        return view
+
     def _view_cache(self, frame: np.ndarray) -> list[np.ndarray | None]:
         """The views kept for this frame: only while one identify() call looks at it (a camera
         may reuse one buffer), else a fresh, unkept list."""
         if self._views_of is not frame or not self._in_identify:
             self._views_of = frame if self._in_identify else None
-            self._views_cache = [None, None]
+            self._views_cache = [None] * _VIEW_SLOTS
         return self._views_cache
 
     def _warp_back(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
