@@ -1,7 +1,8 @@
 """A pooled homography whose warped face is not card-like is judged again as the affine fit of the
 same consensus (stop 40): inliers bunched on one part of a card leave a homography's perspective
 terms free, and its far corners land tens of pixels off, while the affine fit extrapolates as a
-held card mostly is, nearly flat to the camera."""
+held card mostly is, nearly flat to the camera. A family's fit is rescued too (stop 49), kept
+when it names a card, or, card-like, left for the dense second look once the retries are done."""
 
 from __future__ import annotations
 
@@ -74,8 +75,27 @@ def test_the_rescue_keeps_the_consensus_and_leaves_twins_to_the_dense_alignment(
     on._views_of, on._in_identify = None, True
     try:
         every = np.arange(len(on.labels))
-        out = on._affine_rescue(frame, every, corr, inl, len(grid), np.full(len(grid), -1), Identification("none"))
+        none = Identification("none")
+        out = on._affine_rescue(frame, every, corr.frame, corr.card, inl, len(grid), np.full(len(grid), -1), none)
     finally:
         on._in_identify = False
     assert out.card in (card, *[on.labels[j][1] for j in np.flatnonzero(on.twins[twin])]), out
     assert out.status == "unknown" and not out.refined, out
+
+
+def test_a_family_fit_on_a_bunched_consensus_is_aligned_and_named(text_refs: ReferenceSet) -> None:
+    """A text-frame table frame (tuning seed 31005, medium) whose first family fit had 24 of its 25
+    inliers agreeing with the true pose and its corners 38 px off: its face was judged "none", and
+    no retry found a better fit. Its affine fit is card-like (undecided); aligned densely by the
+    second look, it is named. Without the family rescue, or with a card-like rescue dropped, it
+    stays "none"."""
+    on, _ = _pair(text_refs)
+    no_family = Identifier([text_refs])
+    no_family.t = replace(on.t, affine_rescue_families=False)
+    match_only = Identifier([text_refs])
+    match_only.t = replace(on.t, affine_rescue_unknown=False)
+    frame = single_frame(render_card(decks.TEXT_FRAME_DECK, "tale-val"), 31005, "medium", "table")
+    assert no_family.identify(frame).status == "none"
+    assert match_only.identify(frame).status == "none"
+    named = on.identify(frame)
+    assert (named.status, named.card) == ("match", "tale-val"), named

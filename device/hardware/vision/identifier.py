@@ -149,6 +149,8 @@ class Thresholds:
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
     refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
     affine_rescue: bool = True  # a fit whose face is not card-like: its consensus' affine fit judged too
+    affine_rescue_families: bool = True  # ... a family's fit too, kept only when it names a card
+    affine_rescue_unknown: bool = True  # ... or, card-like, for the second look when nothing else was
     pooled_guided_radius: float = 12.0  # a card-like pooled fit that decided nothing: matched again
     # within this many card pixels of where it puts each frame corner, refitted, judged (0: off) ...
     pooled_guided_min_similarity: float = 0.45  # ... when its winner's duel similarity is at least this
@@ -319,6 +321,7 @@ class Identifier:
         self._in_identify = False
         self._dense_feats: Features | None = None  # the frame's dense corners, kept during one identify()
         self._first_views: dict[int, float] = {}  # the last full badge search's best view per card
+        self._rescued: Identification | None = None  # a family fit's card-like affine rescue, this frame
 
     # --- build time ---------------------------------------------------------------------------
 
@@ -479,6 +482,7 @@ class Identifier:
 
     def _identify(self, frame: np.ndarray) -> Identification:
         feats = self.extractor.frame(self._grey_view(frame))  # one grey view for every ORB pass and ECC
+        self._rescued = None
         pooled: Identification | None = None
         if self.t.pooled == "first":
             pooled = self._pooled(frame, feats)
@@ -542,6 +546,8 @@ class Identifier:
         badge = self._badge_by_field(frame) if self._badge_search_needed(best_unknown) else None
         if badge is not None:
             return badge
+        if best_unknown is None and self.t.affine_rescue_unknown:
+            best_unknown = self._rescued  # a family fit's card-like affine rescue (see _verify)
         if best_unknown is not None and not best_unknown.refined:
             best_unknown = self._second_look(frame, best_unknown)
         return best_unknown or Identification("none")
@@ -620,7 +626,7 @@ class Identifier:
         every = np.arange(len(self.labels))
         q_card = np.full(len(corr), -1)
         result = self._judge(frame, every, h, corners, inl, inliers, corr.card, q_card, None)
-        return self._affine_rescue(frame, every, corr, inl, inliers, q_card, result), True
+        return self._affine_rescue(frame, every, corr.frame, corr.card, inl, inliers, q_card, result), True
 
     def support(self, frame: np.ndarray) -> int:
         """The best family's votes in a frame, without verifying anything (calibration)."""
@@ -877,13 +883,24 @@ class Identifier:
         outsider: int | None = None,
     ) -> Identification:
         """RANSAC, then the appearance duel among the family (and against the best-supported
-        card outside it, so a shared layout cannot pass one role's card off as another's)."""
+        card outside it, so a shared layout cannot pass one role's card off as another's).
+        A fit judged "none" gets the affine rescue too (stop 49). Only a match is returned from
+        it: a card-like rescue returned here would skip the family's guided and dense retries
+        (stop 40 lost a match that way), so it is kept aside for the second look instead."""
         if len(q_pts) < self.t.min_inliers:
             return Identification("none")
         h, corners, inl, inliers = self._fit(q_pts, r_pts)
         if h is None or corners is None:
             return Identification("none", inliers=inliers)
-        return self._judge(frame, family, h, corners, inl, inliers, r_pts, q_card, outsider)
+        result = self._judge(frame, family, h, corners, inl, inliers, r_pts, q_card, outsider)
+        if not self.t.affine_rescue_families:
+            return result
+        alt = self._affine_rescue(frame, family, q_pts, r_pts, inl, inliers, q_card, result, outsider)
+        if alt.is_match:
+            return alt
+        if alt.status == "unknown" and (self._rescued is None or alt.score > self._rescued.score):
+            self._rescued = alt  # card-like: the second look may decide it, once the retries are done
+        return result
 
     def _fit(
         self, q_pts: np.ndarray, r_pts: np.ndarray, method: int | None = None, iters: int | None = None
@@ -920,11 +937,13 @@ class Identifier:
         self,
         frame: np.ndarray,
         every: np.ndarray,
-        corr: Correspondences,
+        q_pts: np.ndarray,
+        r_pts: np.ndarray,
         inl: np.ndarray,
         inliers: int,
         q_card: np.ndarray,
         result: Identification,
+        outsider: int | None = None,
     ) -> Identification:
         """A pooled homography whose warped face is not even card-like ("none"), judged again as the
         affine fit of the same consensus. Inliers bunched on one part of the card (the shared
@@ -933,20 +952,21 @@ class Identifier:
         inliers that agree with the true pose), while an affine fit of those inliers extrapolates
         as a held card mostly is, nearly flat to the camera. A near-twin named on this fit is
         left undecided, so the dense alignment (_second_look) decides between the twins.
-        Only the pooled localiser's fits are rescued: a family's "none" earns it the guided and
-        dense retries, which a card-like rescue would skip (tuning frames: one match lost). The
-        rotation-scale-shift fit that _fit falls back to is refitted in the same way."""
+        A family's fit is rescued as well (`_verify`), but its "none" still earns it the guided
+        and dense retries, which a card-like rescue would skip (stop 40, tuning frames: one match
+        lost): the rescue there returns only a match. The rotation-scale-shift fit that _fit falls
+        back to is refitted in the same way."""
         if not self.t.affine_rescue or result.status != "none" or inliers < self.t.min_inliers:
             return result
         keep = inl.ravel().astype(bool)
-        a, _ = cv2.estimateAffine2D(corr.frame[keep], corr.card[keep], method=cv2.LMEDS)
+        a, _ = cv2.estimateAffine2D(q_pts[keep], r_pts[keep], method=cv2.LMEDS)
         if a is None:
             return result
         h = np.vstack([a, [0.0, 0.0, 1.0]])
         corners = _card_corners_in_frame(h)
         if corners is None:
             return result
-        alt = self._judge(frame, every, h, corners, inl, inliers, corr.card, q_card, None)
+        alt = self._judge(frame, every, h, corners, inl, inliers, r_pts, q_card, outsider)
         return self._better_fit(result, alt)
 
     def _better_fit(self, result: Identification, alt: Identification) -> Identification:
