@@ -478,7 +478,7 @@ class Identifier:
             return self._identify(frame)
         finally:
             self._views_of, self._views_cache, self._in_identify = None, [None] * _VIEW_SLOTS, False
-            self._dense_feats = None
+            self._dense_feats, self._rescued = None, None
 
     def _identify(self, frame: np.ndarray) -> Identification:
         feats = self.extractor.frame(self._grey_view(frame))  # one grey view for every ORB pass and ECC
@@ -945,17 +945,17 @@ class Identifier:
         result: Identification,
         outsider: int | None = None,
     ) -> Identification:
-        """A pooled homography whose warped face is not even card-like ("none"), judged again as the
-        affine fit of the same consensus. Inliers bunched on one part of the card (the shared
-        frame's top edge, a title beside a finger) pin that part down but leave the perspective
-        terms free: the far corners land tens of pixels off (tuning frames: 36-117 px with 29-38
-        inliers that agree with the true pose), while an affine fit of those inliers extrapolates
-        as a held card mostly is, nearly flat to the camera. A near-twin named on this fit is
-        left undecided, so the dense alignment (_second_look) decides between the twins.
-        A family's fit is rescued as well (`_verify`), but its "none" still earns it the guided
-        and dense retries, which a card-like rescue would skip (stop 40, tuning frames: one match
-        lost): the rescue there returns only a match. The rotation-scale-shift fit that _fit falls
-        back to is refitted in the same way."""
+        """A homography (the pooled localiser's or a family's) whose warped face is not even card-like
+        ("none"), judged again as the affine fit of the same consensus. Inliers bunched on one part
+        of the card (the shared frame's top edge, a title beside a finger) pin that part down but
+        leave the perspective terms free: the far corners land tens of pixels off (tuning frames:
+        36-117 px with 29-38 inliers that agree with the true pose), while an affine fit of those
+        inliers extrapolates as a held card mostly is, nearly flat to the camera. A near-twin named
+        on this fit is left undecided, so the dense alignment (_second_look) decides between the
+        twins. A family's fit is rescued as well (`_verify`), but its "none" still earns it the
+        guided and dense retries, which a card-like rescue would skip (stop 40, tuning frames: one
+        match lost): the rescue there returns only a match. The rotation-scale-shift fit that _fit
+        falls back to is refitted in the same way."""
         if not self.t.affine_rescue or result.status != "none" or inliers < self.t.min_inliers:
             return result
         keep = inl.ravel().astype(bool)
