@@ -1,9 +1,10 @@
-"""`houston identify` on many images: two forked workers give the same lines, in the same order,
-as one process, with one clear stderr line per unusable image."""
+"""`houston identify` on many images: forked workers (one per usable core) give the same lines, in
+the same order, as one process, with one clear stderr line per unusable image."""
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import cv2
@@ -71,3 +72,16 @@ def test_the_command_prints_in_argument_order(store: Path, images: list[str], ca
         assert name in CARDS or name == "unknown"
         assert 0.0 <= float(score) <= 1.0
     assert captured.err.count("\n") == 2 and "Traceback" not in captured.err
+
+
+def test_one_worker_per_usable_core_for_long_lists() -> None:
+    """A Pi 4 or 5 has four cores: a long list uses all of them (it was fixed at two), never more
+    workers than chunks of images, never more than the cap, and a short list no second process."""
+    many = 30 * cli._CHUNK
+    assert cli._worker_count(many, 4) == 4
+    assert cli._worker_count(many, 2) == 2
+    assert cli._worker_count(many, 1) == 1
+    assert cli._worker_count(many, 64) == cli._MAX_WORKERS
+    assert cli._worker_count(cli._PARALLEL_FROM + 1, 64) == -(-(cli._PARALLEL_FROM + 1) // cli._CHUNK)
+    assert cli._worker_count(cli._PARALLEL_FROM - 1, 64) == 1
+    assert cli._usable_cores() == len(os.sched_getaffinity(0))  # this machine's (Linux) set

@@ -107,9 +107,10 @@ def _speaker(data_dir: Path):
 def identify_command(args: argparse.Namespace) -> int:
     """One line per image, in the order given.
 
-    The identifier is built once, here; many images are then shared between two forked processes
-    (one per core) that inherit it (building it again per process cost ~1 s of CPU each), fed in
-    chunks, and the lines still come out in the order of the arguments."""
+    The identifier is built once, here; many images are then shared between forked processes
+    (one per core this process may use: `_worker_count`) that inherit it (building it again per
+    process cost ~1 s of CPU each), fed in chunks, and the lines still come out in the order of
+    the arguments."""
     data_dir = default_data_dir(args.data_dir)
     try:
         refs = load(data_dir, args.deck)
@@ -124,13 +125,30 @@ def identify_command(args: argparse.Namespace) -> int:
 
 
 _PARALLEL_FROM = 40  # images; below this, starting a second process costs more than it saves
-_CHUNK = 10  # images per task: small enough that both processes finish together
+_CHUNK = 10  # images per task: small enough that the processes finish together
+_MAX_WORKERS = 8  # a big machine's cores: past this, forking and loading cost more than they save
 _identifier: dict[str, Identifier] = {}
 
 
+def _usable_cores() -> int:
+    """The cores this process may run on (taskset, a container's CPU set), else all of them."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _worker_count(images: int, cores: int) -> int:
+    """Forked workers for a list of images: one per core (a Pi 4 or 5 has four; this was fixed
+    at two), no more than there are chunks to share, and none for a short list."""
+    if images < _PARALLEL_FROM:
+        return 1
+    return max(1, min(cores, _MAX_WORKERS, -(-images // _CHUNK)))
+
+
 def _identify_all(paths: list[str]) -> Iterator[tuple[str | None, str | None]]:
-    """(stdout line, stderr line) per path, in order; two forked workers for long lists."""
-    workers = min(2, os.cpu_count() or 1) if len(paths) >= _PARALLEL_FROM else 1
+    """(stdout line, stderr line) per path, in order; forked workers for long lists."""
+    workers = _worker_count(len(paths), _usable_cores())
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(_identify_one, paths)
         return
