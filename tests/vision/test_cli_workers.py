@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -84,4 +86,18 @@ def test_one_worker_per_usable_core_for_long_lists() -> None:
     assert cli._worker_count(many, 64) == cli._MAX_WORKERS
     assert cli._worker_count(cli._PARALLEL_FROM + 1, 64) == -(-(cli._PARALLEL_FROM + 1) // cli._CHUNK)
     assert cli._worker_count(cli._PARALLEL_FROM - 1, 64) == 1
-    assert cli._usable_cores() == len(os.sched_getaffinity(0))  # this machine's (Linux) set
+
+
+def test_the_cores_counted_are_the_ones_the_process_may_use() -> None:
+    """A process pinned to one core (as `taskset -c 0` or a container's CPU set does) counts one,
+    however many the machine has."""
+    code = "from device.hardware.vision.cli import _usable_cores; print(_usable_cores())"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        preexec_fn=lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}),
+    )
+    assert out.stdout.strip() == "1"
+    assert cli._usable_cores() == len(os.sched_getaffinity(0))
