@@ -473,7 +473,7 @@ class Identifier:
             return Identification("none")  # too small to show a card (a 1x1 file, a thumbnail)
         frame = _camera_size(frame)
         self._views_of, self._in_identify = None, True  # a camera may reuse one buffer: nothing carries over
-        self._dense_feats = None
+        self._dense_feats, self._rescued = None, None
         try:
             return self._identify(frame)
         finally:
@@ -482,7 +482,6 @@ class Identifier:
 
     def _identify(self, frame: np.ndarray) -> Identification:
         feats = self.extractor.frame(self._grey_view(frame))  # one grey view for every ORB pass and ECC
-        self._rescued = None
         pooled: Identification | None = None
         if self.t.pooled == "first":
             pooled = self._pooled(frame, feats)
