@@ -108,11 +108,17 @@ def test_the_summary_holds_every_figure_the_issue_asks_for() -> None:
             "top1": 0.5,
             "wrong_card_rate": 0.0,
             "false_accepts": {"empty": 1, "unenrolled_card": 0, "unenrolled_badge": 2},
+            "top1_by_kind": {"plain": {"count": 4, "rate": 0.25}, "twin": {"count": 2, "rate": 1.0}},
         }
         for d in ("easy", "medium", "hard")
     }
     world = {
-        "hold_sequences": {"correct_rate": 0.99, "wrong": 0, "frames_to_decision": {"median": 3.0}},
+        "hold_sequences": {
+            "correct_rate": 0.99,
+            "wrong": 0,
+            "frames_to_decision": {"median": 3.0},
+            "correct_rate_by_kind": {"plain": {"count": 10, "rate": 0.9}},
+        },
         "negative_sequences": {"false_decisions": 0},
         "single_frames": singles,
         "ms_per_frame": {"median_with_card": 12.0, "median_empty": 9.0, "p95_all": 25.0},
@@ -128,6 +134,8 @@ def test_the_summary_holds_every_figure_the_issue_asks_for() -> None:
     assert own["identify_images_per_s"] == 31.0 and own["ratio_120_to_30_cards"] == 1.2
     assert own["frames_to_decision_median"] == 3.0 and own["ms_p95_all"] == 24.0  # CPU ms, not wall
     assert own["wall_ms"]["p95_all"] == 25.0
+    assert own["single_top1_medium_by_kind"] == {"plain": 0.25, "twin": 1.0}
+    assert own["hold_sequences_correct_by_kind"] == {"plain": 0.9}
     assert s["bench_seconds"] == 400 and s["gap_own_minus_held_out"] == {"x": 0.0}
 
 
@@ -139,3 +147,48 @@ def test_the_baseline_runs_first_in_a_worker_on_the_holds_first_frames(small_sto
     bench._worker_init()
     got = bench._baseline_task("own", str(small_store), 0, 2)
     assert len(got["baseline_cpu_ms"]) == 2 and all(ms > 0 for ms in got["baseline_cpu_ms"])
+
+
+def test_misses_are_counted_by_card_kind_with_twins_as_the_identifier_measured_them() -> None:
+    """Bookkeeping only: a badge is "plain" by the world's prefix; a card is a "twin" when the
+    identifier measured a near-twin for it at enrollment, not by its name."""
+    cards = ["art-ember", "art-ember-twin", "art-frost", "emblem-crimson"]
+    refs = build_reference_set(heldout_world.DECK_NAME, {c: [heldout_world.render(c)] for c in cards})
+    ident = bench.Identifier([refs])
+    kinds = {c: bench.card_kind(ident, heldout_world.DECK_NAME, c) for c in cards}
+    assert kinds == {
+        "art-ember": "twin",
+        "art-ember-twin": "twin",
+        "art-frost": "illustrated",
+        "emblem-crimson": "plain",
+    }
+    assert bench.card_kind(ident, heldout_world.DECK_NAME, None) is None
+
+    def single(truth: str, match: str | None, kind: str) -> dict:
+        return bench._single_record("single", "medium", truth, match, "match" if match else "none", kind)
+
+    singles = [
+        single("art-ember", "art-ember", "twin"),
+        single("art-ember-twin", "art-ember", "twin"),  # wrong twin: not right
+        single("art-frost", "art-frost", "illustrated"),
+        single("emblem-crimson", None, "plain"),
+        bench._single_record("single_neg", "medium", None, None, "none", "plain"),  # a negative has no kind
+    ]
+    by_kind = bench._single_figures(singles)["medium"]["top1_by_kind"]
+    assert by_kind == {
+        "illustrated": {"count": 1, "rate": 1.0},
+        "plain": {"count": 1, "rate": 0.0},
+        "twin": {"count": 2, "rate": 0.5},
+    }
+
+    def hold(truth: str, decided: str | None, kind: str) -> dict:
+        decisions = [{"kind": "card", "card": decided, "frame": 3}] if decided else []
+        return {"kind": "pos", "truth": truth, "card_kind": kind, "decisions": decisions}
+
+    holds = [hold("art-frost", "art-frost", "illustrated"), hold("emblem-crimson", None, "plain")]
+    holds += [hold("emblem-crimson", "emblem-crimson", "plain")]
+    figures = bench._sequence_figures(holds)["hold_sequences"]
+    assert figures["correct_rate_by_kind"] == {
+        "illustrated": {"count": 1, "rate": 1.0},
+        "plain": {"count": 2, "rate": 0.5},
+    }

@@ -154,6 +154,18 @@ class _Keep:
             cv2.imwrite(str(self.jpg_path(i)), frame)
 
 
+def card_kind(ident: Identifier, deck: str, truth: str | None) -> str | None:
+    """Which kind of card a positive holds, for the figures by kind (bookkeeping only; nothing is
+    chosen on it): "plain" (a badge: the world's low-texture prefix), "twin" (a card the
+    identifier measured a near-twin for at enrollment) or "illustrated"."""
+    if truth is None:
+        return None
+    if truth.startswith(_LOW_TEXTURE_PREFIXES):
+        return "plain"
+    k = ident._index_of.get((deck, truth))
+    return "twin" if k is not None and bool(ident.twins[k].any()) else "illustrated"
+
+
 def _neg_kind(truth: str | None) -> str:
     if truth is None:
         return "empty"
@@ -262,6 +274,7 @@ def _sequence_task(
                 "index": i,
                 "truth": truth,
                 "neg_kind": None if kind == "pos" else _neg_kind(truth),
+                "card_kind": card_kind(ident, w.deck, truth) if kind == "pos" else None,
                 "decisions": decisions,
                 "first": {"match": first.card if first.is_match else None, "status": first.status},
             }
@@ -326,17 +339,21 @@ def _single_task(
         if kind in ("pos", "neg"):
             keep.save(kind, i, frame)
         r = cpu.identify(ident.identify, frame)
-        out.append(_single_record(kind, difficulty, truth, r.card if r.is_match else None, r.status))
+        card = card_kind(ident, w.deck, truth) if kind in ("pos", "single") else None
+        out.append(_single_record(kind, difficulty, truth, r.card if r.is_match else None, r.status, card))
     return {"records": out, "cpu": cpu.as_dict()}
 
 
-def _single_record(kind: str, difficulty: str, truth: str | None, match: str | None, status: str) -> dict[str, Any]:
+def _single_record(
+    kind: str, difficulty: str, truth: str | None, match: str | None, status: str, card: str | None = None
+) -> dict[str, Any]:
     positive = kind in ("pos", "single")
     return {
         "kind": "single" if positive else "single_neg",
         "difficulty": difficulty,
         "truth": truth,
         "neg_kind": None if positive else _neg_kind(truth),
+        "card_kind": card if positive else None,
         "match": match,
         "status": status,
     }
@@ -459,7 +476,9 @@ class _WorldRun:
             limit = s.singles if r["kind"] == "pos" else s.single_negatives
             if r["index"] < limit:
                 first = r["first"]
-                out.append(_single_record(r["kind"], "medium", r["truth"], first["match"], first["status"]))
+                out.append(
+                    _single_record(r["kind"], "medium", r["truth"], first["match"], first["status"], r.get("card_kind"))
+                )
         return out
 
     def timing(self) -> dict[str, Any]:
@@ -686,7 +705,8 @@ def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
     ]
     # Wrong: a card (or "not from this game") named that is not the one held. An "unknown" for a
     # held card is not wrong, but not correct either: counted on its own.
-    wrong = [r for r in pos if r["decisions"] and r["decisions"][0]["kind"] != "unknown" and r not in correct]
+    correct_ids = {id(r) for r in correct}
+    wrong = [r for r in pos if r["decisions"] and r["decisions"][0]["kind"] != "unknown" and id(r) not in correct_ids]
     unknown = [r for r in pos if r["decisions"] and r["decisions"][0]["kind"] == "unknown"]
     to_decision = [r["decisions"][0]["frame"] for r in correct]
     false_neg = 0
@@ -708,6 +728,7 @@ def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             "frames_to_decision": {"median": _pct(to_decision, 50), "p95": _pct(to_decision, 95)},
             "wrong_examples": [(r["truth"], r["decisions"][0]) for r in wrong[:5]],
             "none_examples": [r["truth"] for r in pos if not r["decisions"]][:10],
+            "correct_rate_by_kind": _rate_by_kind(pos, lambda r: id(r) in correct_ids),
         },
         "negative_sequences": {
             "count": len(neg),
@@ -723,6 +744,16 @@ def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _rate_by_kind(pos: list[dict[str, Any]], right: Callable[[dict[str, Any]], bool]) -> dict[str, dict[str, Any]]:
+    """Per card kind (card_kind): how many positives, and the share named right."""
+    out: dict[str, dict[str, Any]] = {}
+    kinds: set[str] = {str(r["card_kind"]) for r in pos if r.get("card_kind")}
+    for kind in sorted(kinds):
+        mine = [r for r in pos if r.get("card_kind") == kind]
+        out[kind] = {"count": len(mine), "rate": round(sum(map(right, mine)) / len(mine), 4)}
+    return out
+
+
 def _single_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
     out = {}
     for d in ("easy", "medium", "hard"):
@@ -736,6 +767,7 @@ def _single_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             "top1": round(right / max(1, len(pos)), 4),
             "wrong_card_rate": round(wrong / max(1, len(pos)), 4),
             "unknown_rate": round(unknown / max(1, len(pos)), 4),
+            "top1_by_kind": _rate_by_kind(pos, lambda r: r["match"] == r["truth"]),
             "negative_frames": len(neg),
             "false_accepts": {
                 k: sum(r["match"] is not None for r in neg if r["neg_kind"] == k)
@@ -801,6 +833,13 @@ def summary(out: dict[str, Any]) -> dict[str, Any]:
             "frames_to_decision_median": r["hold_sequences"]["frames_to_decision"]["median"],
             "negative_sequences_false_decisions": r["negative_sequences"]["false_decisions"],
             "single_top1": {d: s["top1"] for d, s in singles.items()},
+            # where the misses are: medium single frames and holds by card kind (plain, twin, illustrated)
+            "single_top1_medium_by_kind": {
+                k: v["rate"] for k, v in singles.get("medium", {}).get("top1_by_kind", {}).items()
+            },
+            "hold_sequences_correct_by_kind": {
+                k: v["rate"] for k, v in r["hold_sequences"].get("correct_rate_by_kind", {}).items()
+            },
             "single_wrong_rate": {d: s["wrong_card_rate"] for d, s in singles.items()},
             "single_false_accepts": {
                 k: sum(s["false_accepts"][k] for s in singles.values())
