@@ -172,6 +172,8 @@ class Thresholds:
     # is more: the low bar alone let sky through as blue)
     neutral_level_weight: float = 1.0  # a white or grey field's level error counts this much (others 0.5)
     plain_unshade: bool = True  # an enrolled plain card's shading is taken out before its layout is measured
+    plain_layout_grey_light: bool = True  # the layout is also measured blind to grey light added or taken
+    # away (a lamp's reflection, a shadow over the white), and the smaller of the two counts
     plain_ink: str = "all"  # which plain cards with no white beside their field are judged against their
     # ink: "all" (stop 31), "neutral" (a white or grey field only, which had no evidence), "off" (before:
     # a coloured field by its chromaticity alone, a white one by nothing)
@@ -1135,10 +1137,9 @@ class Identifier:
         seen = nm & on
         if seen.sum() < 15:
             return _NO_EVIDENCE, _NO_EVIDENCE
-        alpha = np.clip(t, 0.0, 1.0)
-        missing = float((1.0 - alpha[seen]).sum())
-        extra = float(((alpha > 0.5) & fm & on).sum())
-        layout = (missing + extra) / float(seen.sum())
+        layout = _layout_error(t, on, nm, fm)
+        if self.t.plain_layout_grey_light and not lay.neutral:  # (a white or grey field has no hue)
+            layout = min(layout, _layout_without_grey(o, f, w, nm, fm, layout))
         # (Not for a white or grey field: a pale table or sheet beside it looks like its field.)
         if frame is not None and h is not None and self.t.max_plain_spill < 1.0 and not lay.neutral:
             spill = self._plain_spill(frame, h, f.astype(np.float32))
@@ -1490,6 +1491,43 @@ def _unshaded(face: np.ndarray, field: np.ndarray) -> np.ndarray:
 def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """1, x, y, x², xy, y² per point (the last axis): a smooth surface's least-squares basis."""
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+
+
+def _layout_error(t: np.ndarray, on: np.ndarray, nm: np.ndarray, fm: np.ndarray) -> float:
+    """The layout error from each pixel's place `t` on the field-to-white segment (0 field, 1
+    white; `on`: near that segment): the non-field pixels seen as field, plus the field pixels
+    seen as white, over the non-field pixels in view."""
+    seen = nm & on
+    alpha = np.clip(t, 0.0, 1.0)
+    missing = float((1.0 - alpha[seen]).sum())
+    extra = float(((alpha > 0.5) & fm & on).sum())
+    return (missing + extra) / float(seen.sum())
+
+
+def _layout_without_grey(
+    o: np.ndarray, f: np.ndarray, w: np.ndarray, nm: np.ndarray, fm: np.ndarray, fallback: float
+) -> float:
+    """The layout error with each colour's grey part taken away (its mean over B, G, R). A lamp's
+    reflection adds about the same light to every channel: it lifts the field towards white,
+    which counts as white in the error above, but leaves the differences between the channels
+    (until they saturate). A shadow over the white makes it look half field above; without its
+    grey part, white has no hue in light or shade, and the field keeps its own (stop 50).
+    `fallback` when field and white differ too little in hue (a white, grey or pale field)."""
+    fo = f.astype(np.float32) - np.float32(f.mean())
+    d = (w.astype(np.float32) - np.float32(w.mean())) - fo
+    span = float(d @ d)
+    if span < _MIN_HUE_SPAN:
+        return fallback
+    rel = (o - o.mean(axis=2, keepdims=True)) - fo
+    t = (rel @ d) / span
+    resid = np.sqrt(np.maximum((rel * rel).sum(axis=2) - t * t * span, 0.0) / span)
+    on = (resid < 0.35) & (t > -0.3) & (t < 1.3)
+    if (nm & on).sum() < 15:
+        return fallback
+    return _layout_error(t, on, nm, fm)
+
+
+_MIN_HUE_SPAN = 300.0  # as the field-to-white span below which a plain card is judged by colour alone
 
 
 def _level_of(field: np.ndarray, white: np.ndarray) -> float:
