@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from device.hardware.vision import bench, captures, heldout_world
+from device.hardware.vision.identifier import Identifier
 from device.hardware.vision.references import build_reference_set, save
 
 SMALL = bench.Sizes(
@@ -154,7 +155,7 @@ def test_misses_are_counted_by_card_kind_with_twins_as_the_identifier_measured_t
     identifier measured a near-twin for it at enrollment, not by its name."""
     cards = ["art-ember", "art-ember-twin", "art-frost", "emblem-crimson"]
     refs = build_reference_set(heldout_world.DECK_NAME, {c: [heldout_world.render(c)] for c in cards})
-    ident = bench.Identifier([refs])
+    ident = Identifier([refs])
     kinds = {c: bench.card_kind(ident, heldout_world.DECK_NAME, c) for c in cards}
     assert kinds == {
         "art-ember": "twin",

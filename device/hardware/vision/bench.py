@@ -162,8 +162,7 @@ def card_kind(ident: Identifier, deck: str, truth: str | None) -> str | None:
         return None
     if truth.startswith(_LOW_TEXTURE_PREFIXES):
         return "plain"
-    k = ident._index_of.get((deck, truth))
-    return "twin" if k is not None and bool(ident.twins[k].any()) else "illustrated"
+    return "twin" if ident.has_near_twin(deck, truth) else "illustrated"
 
 
 def _neg_kind(truth: str | None) -> str:

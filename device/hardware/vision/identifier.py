@@ -467,6 +467,11 @@ class Identifier:
         and only when the title or mark that differs is in view."""
         return [(self.labels[a][1], self.labels[b][1]) for a, b in zip(*np.nonzero(np.triu(self.twins)), strict=True)]
 
+    def has_near_twin(self, deck: str, card: str) -> bool:
+        """Whether an enrolled card has a near-twin among the enrolled cards (False if not enrolled)."""
+        k = self._index_of.get((deck, card))
+        return k is not None and bool(self.twins[k].any())
+
     # --- per frame ----------------------------------------------------------------------------
 
     def identify(self, frame: np.ndarray) -> Identification:
@@ -1128,7 +1133,7 @@ class Identifier:
         # from that segment (fingers, shadows, the table) say nothing and are left out.
         d = (w - f).astype(np.float32)
         span = float(d @ d)
-        if span < 300.0:  # field and white hardly differ: a white field, judged by colour alone
+        if span < _MIN_SPAN:  # field and white hardly differ: a white field, judged by colour alone
             return hue, 0.0
         rel = o - f.astype(np.float32)
         t = (rel @ d) / span
@@ -1516,7 +1521,7 @@ def _layout_without_grey(
     fo = f.astype(np.float32) - np.float32(f.mean())
     d = (w.astype(np.float32) - np.float32(w.mean())) - fo
     span = float(d @ d)
-    if span < _MIN_HUE_SPAN:
+    if span < _MIN_SPAN:
         return fallback
     rel = (o - o.mean(axis=2, keepdims=True)) - fo
     t = (rel @ d) / span
@@ -1527,7 +1532,7 @@ def _layout_without_grey(
     return _layout_error(t, on, nm, fm)
 
 
-_MIN_HUE_SPAN = 300.0  # as the field-to-white span below which a plain card is judged by colour alone
+_MIN_SPAN = 300.0  # field to white, squared BGR (or hue) distance: below it a plain card has no layout to judge
 
 
 def _level_of(field: np.ndarray, white: np.ndarray) -> float:
