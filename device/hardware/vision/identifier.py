@@ -1131,18 +1131,12 @@ class Identifier:
         hue = max(hue, (self.t.neutral_level_weight if lay.neutral else _LEVEL_WEIGHT) * level)
         # Each pixel as a mix of the frame's own field and white (blur, antialiasing); pixels far
         # from that segment (fingers, shadows, the table) say nothing and are left out.
-        d = (w - f).astype(np.float32)
-        span = float(d @ d)
-        if span < _MIN_SPAN:  # field and white hardly differ: a white field, judged by colour alone
+        place = _on_segment(o, f, w)
+        if place is None:  # field and white hardly differ: a white field, judged by colour alone
             return hue, 0.0
-        rel = o - f.astype(np.float32)
-        t = (rel @ d) / span
-        resid = np.sqrt(np.maximum((rel * rel).sum(axis=2) - t * t * span, 0.0) / span)
-        on = (resid < 0.35) & (t > -0.3) & (t < 1.3)
-        seen = nm & on
-        if seen.sum() < 15:
+        layout = _layout_error(*place, nm, fm)
+        if layout is None:
             return _NO_EVIDENCE, _NO_EVIDENCE
-        layout = _layout_error(t, on, nm, fm)
         if self.t.plain_layout_grey_light and not lay.neutral:  # (a white or grey field has no hue)
             layout = min(layout, _layout_without_grey(o, f, w, nm, fm, layout))
         # (Not for a white or grey field: a pale table or sheet beside it looks like its field.)
@@ -1498,11 +1492,27 @@ def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
 
 
-def _layout_error(t: np.ndarray, on: np.ndarray, nm: np.ndarray, fm: np.ndarray) -> float:
-    """The layout error from each pixel's place `t` on the field-to-white segment (0 field, 1
-    white; `on`: near that segment): the non-field pixels seen as field, plus the field pixels
-    seen as white, over the non-field pixels in view."""
+def _on_segment(o: np.ndarray, f: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each pixel of `o` as a mix of field `f` and white `w`: its place `t` on the segment (0
+    field, 1 white) and whether it lies near the segment at all (fingers, shadows, the table do
+    not). None when field and white hardly differ."""
+    d = (w - f).astype(np.float32)
+    span = float(d @ d)
+    if span < _MIN_SPAN:
+        return None
+    rel = o - f.astype(np.float32)
+    t = (rel @ d) / span
+    resid = np.sqrt(np.maximum((rel * rel).sum(axis=2) - t * t * span, 0.0) / span)
+    return t, (resid < 0.35) & (t > -0.3) & (t < 1.3)
+
+
+def _layout_error(t: np.ndarray, on: np.ndarray, nm: np.ndarray, fm: np.ndarray) -> float | None:
+    """The layout error from each pixel's place on the field-to-white segment (`_on_segment`):
+    the non-field pixels seen as field, plus the field pixels seen as white, over the non-field
+    pixels in view; None when too few non-field pixels are near the segment to say."""
     seen = nm & on
+    if seen.sum() < 15:
+        return None
     alpha = np.clip(t, 0.0, 1.0)
     missing = float((1.0 - alpha[seen]).sum())
     extra = float(((alpha > 0.5) & fm & on).sum())
@@ -1512,24 +1522,21 @@ def _layout_error(t: np.ndarray, on: np.ndarray, nm: np.ndarray, fm: np.ndarray)
 def _layout_without_grey(
     o: np.ndarray, f: np.ndarray, w: np.ndarray, nm: np.ndarray, fm: np.ndarray, fallback: float
 ) -> float:
-    """The layout error with each colour's grey part taken away (its mean over B, G, R). A lamp's
-    reflection adds about the same light to every channel: it lifts the field towards white,
-    which counts as white in the error above, but leaves the differences between the channels
-    (until they saturate). A shadow over the white makes it look half field above; without its
-    grey part, white has no hue in light or shade, and the field keeps its own (stop 50).
-    `fallback` when field and white differ too little in hue (a white, grey or pale field)."""
-    fo = f.astype(np.float32) - np.float32(f.mean())
-    d = (w.astype(np.float32) - np.float32(w.mean())) - fo
-    span = float(d @ d)
-    if span < _MIN_SPAN:
-        return fallback
-    rel = (o - o.mean(axis=2, keepdims=True)) - fo
-    t = (rel @ d) / span
-    resid = np.sqrt(np.maximum((rel * rel).sum(axis=2) - t * t * span, 0.0) / span)
-    on = (resid < 0.35) & (t > -0.3) & (t < 1.3)
-    if (nm & on).sum() < 15:
-        return fallback
-    return _layout_error(t, on, nm, fm)
+    """The layout error with each colour's grey part taken away (`_without_grey`); `fallback` when
+    field and white differ too little in hue (a white, grey or pale field) or too few pixels say."""
+    place = _on_segment(_without_grey(o), _without_grey(f), _without_grey(w))
+    error = _layout_error(*place, nm, fm) if place is not None else None
+    return fallback if error is None else error
+
+
+def _without_grey(x: np.ndarray) -> np.ndarray:
+    """A colour (or each pixel's) with its grey part, the mean over B, G, R, taken away. A lamp's
+    reflection adds about the same light to every channel: it lifts the field towards white, but
+    leaves the differences between the channels (until they saturate). A shadow over the white
+    makes it look half field in plain colour; without its grey part white has no hue, in light
+    or shade, and the field keeps its own (stop 50)."""
+    x = x.astype(np.float32)
+    return x - x.mean(axis=-1, keepdims=True)
 
 
 _MIN_SPAN = 300.0  # field to white, squared BGR (or hue) distance: below it a plain card has no layout to judge
