@@ -116,8 +116,9 @@ class Thresholds:
     # (stop 48, tuning: yellow and orange plain cards, 5.2-8.7, gained; green and blue, 2.0-2.4, did not)
     badge_neutral_patches: int = 2  # > 0: white and grey plain cards are looked for too, by their flat
     # field: this many of the largest flat patches of their colour (0: only coloured fields)
-    badge_neutral_max_features: float = 0.25  # ... having fewer reference corners than this share of the
-    # deck's median card (measured at enrollment: the own badges' rings and stars have ~850, as many as art)
+    badge_neutral_max_features: float = 0.6  # ... having fewer reference corners than this share of the
+    # deck's median card (measured at enrollment: the own badges' rings and stars have ~850, as many as art;
+    # 0.25 before stop 51, when two neutral fields differing in level only could be named as each other)
     badge_neutral_hole: float = 0.5  # ... whose patch must show this share of the emblem as a hole
     badge_neutral_fit: bool = True  # ... with their outline fitted like a coloured field's
     badge_flat_gradient: float = 0.03  # a pixel is flat when its gradient is below this share of its brightness
@@ -171,6 +172,8 @@ class Thresholds:
     plain_sure_colour: float = 0.03  # ... when its field's colour error is at most this (a nearby colour's
     # is more: the low bar alone let sky through as blue)
     neutral_level_weight: float = 1.0  # a white or grey field's level error counts this much (others 0.5)
+    plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's colour check
+    # within this many times its bar are that card's rivals, and a fit naming it must beat each in a duel
     plain_unshade: bool = True  # an enrolled plain card's shading is taken out before its layout is measured
     plain_layout_grey_light: bool = True  # the layout is also measured blind to grey light added or taken
     # away (a lamp's reflection, a shadow over the white), and the smaller of the two counts
@@ -289,6 +292,7 @@ class Identifier:
         self._own: dict[int, np.ndarray] = {}
         plain_fields = field_colours(self.thumbs, 0.0)  # every card mostly one colour, grey ones too
         self._plain_layouts = self._make_plain_layouts(plain_fields) if self.t.plain_evidence else {}
+        self._plain_rivals = self._find_plain_rivals()
         badges = field_colours(self.thumbs, self.t.badge_min_chroma) if self.t.badge_fields else []
         # White and grey plain cards too: found by a field that is both their colour and flat.
         # Only cards measured as plain (whose field can then be judged against their own face)
@@ -379,6 +383,29 @@ class Identifier:
                 out[p.card] = _PlainLayout(fm, nm, None, np.zeros(3), 0.0, chroma)
             elif (pale := self._pale_layout(face, dist)) is not None:
                 out[p.card] = pale
+        return out
+
+    def _find_plain_rivals(self) -> dict[int, np.ndarray]:
+        """For each plain card judged against its white, the other such cards whose own enrolled
+        field passes its colour check (hue and level, `_colour_error`) within `plain_rival_colour`
+        of the bar: the colour cannot tell them apart, so only their emblems can (a slate field
+        is a grey one under a darker exposure and a steeper tone curve). Measured on the deck's
+        own faces. The features need not have made them look-alikes (their faces differ
+        everywhere by level), so the tournament never duels them."""
+        bar = self.t.plain_rival_colour * self.t.max_plain_colour
+        judged = {k: lay for k, lay in self._plain_layouts.items() if lay.white is not None and not lay.by_ink}
+        seen: dict[int, tuple[np.ndarray, float]] = {}
+        for k, lay in judged.items():
+            face = self._thumbs_f[k]
+            f, w = np.median(face[lay.field], axis=0), np.median(face[lay.white], axis=0)
+            seen[k] = (_hue_of(f, w), _level_of(f, w))
+        out: dict[int, np.ndarray] = {}
+        if bar <= 0:
+            return out
+        for k, lay in judged.items():
+            rivals = [j for j in judged if j != k and _colour_error(*seen[j], lay, self.t)[0] <= bar]
+            if rivals:
+                out[k] = np.array(rivals, np.int64)
         return out
 
     def _other_and_white(self, face: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1028,6 +1055,10 @@ class Identifier:
         if outsider is not None:
             sa, sb, _ = self._duel(obs, valid, winner, outsider)
             outsider_margin = sa - sb
+        for rival in self._plain_rivals.get(winner, ()):
+            if not self.alike[winner, rival]:  # (look-alikes were dueled in the tournament)
+                sa, sb, _ = self._duel(obs, valid, winner, int(rival))
+                outsider_margin = min(outsider_margin, sa - sb)
         beats_outsider = outsider_margin >= self.t.min_outsider_margin
         # The whole visible face must fit too (the duel only looked where look-alikes differ).
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
@@ -1115,20 +1146,12 @@ class Identifier:
         if wm.sum() < 15:
             return _NO_EVIDENCE, _NO_EVIDENCE
         w = np.median(o[wm], axis=0)
-        v = _hue_of(f, w)
-        ref = lay.hue
-        norm = float(ref @ ref)
-        gamma = float(np.clip(v @ ref / norm, 0.6, 1.6)) if norm > 1e-6 else 1.0
-        hue = float(np.linalg.norm(v - gamma * ref))
+        hue, colour = _colour_error(_hue_of(f, w), _level_of(f, w), lay, self.t)
         if lay.by_ink:
             # Against its dark ink the field's hue alone: the ink's level moves with blur and
             # flare, and a shadow on the field is a mix of field and ink (no layout either).
             return hue * self.t.max_plain_colour / self.t.max_plain_ink_hue, 0.0  # scaled to the hue's bar
-        # The field's level against the white, with that gamma (a darker card of the same hue).
-        level = abs(_level_of(f, w) - gamma * lay.level)
-        # A white or grey field has no hue to tell it from a lighter or darker grey: its level
-        # is all there is, and is held closer.
-        hue = max(hue, (self.t.neutral_level_weight if lay.neutral else _LEVEL_WEIGHT) * level)
+        hue = colour
         # Each pixel as a mix of the frame's own field and white (blur, antialiasing); pixels far
         # from that segment (fingers, shadows, the table) say nothing and are left out.
         place = _on_segment(o, f, w)
@@ -1540,6 +1563,20 @@ def _without_grey(x: np.ndarray) -> np.ndarray:
 
 
 _MIN_SPAN = 300.0  # field to white, squared BGR (or hue) distance: below it a plain card has no layout to judge
+
+
+def _colour_error(v: np.ndarray, level: float, lay: _PlainLayout, t: Thresholds) -> tuple[float, float]:
+    """A field's colour against a plain card's enrolled one, given its hue `v` and level over its
+    white (or ink): (hue error, hue-and-level error). The hue is compared after fitting one gamma
+    in [0.6, 1.6] (a camera's tone curve scales it); the level with that gamma (a darker card of
+    the same hue). A white or grey field has no hue to tell it from a lighter or darker grey:
+    its level is all there is, and is held closer."""
+    ref = lay.hue
+    norm = float(ref @ ref)
+    gamma = float(np.clip(v @ ref / norm, 0.6, 1.6)) if norm > 1e-6 else 1.0
+    hue = float(np.linalg.norm(v - gamma * ref))
+    off = abs(level - gamma * lay.level)
+    return hue, max(hue, (t.neutral_level_weight if lay.neutral else _LEVEL_WEIGHT) * off)
 
 
 def _level_of(field: np.ndarray, white: np.ndarray) -> float:
