@@ -127,3 +127,32 @@ def test_no_false_accepts_with_the_neutral_cards_looked_for(idents: dict[str, Id
     frames += [captures.single_frame(None, 929600 + i, "medium", "ceiling") for i in range(8)]
     answers = [idents["now"].identify(f) for f in frames]
     assert not any(r.is_match for r in answers), [r.card for r in answers if r.is_match]
+
+
+def test_only_the_best_viewed_grey_field_gets_a_second_look(
+    idents: dict[str, Identifier], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every white and grey card is searched on the same flat patches of the room, and the shadow
+    and reflection second looks searched each again. An empty ceiling (tuning seed) was looked at
+    again for three neutral cards; now only for the one whose first look resembled it most, with
+    the same answer."""
+    frame = captures.single_frame(None, 97005, "medium", "ceiling")
+    again: list[int] = []
+    original = Identifier._badge_again
+
+    def spy(self: Identifier, corrected: np.ndarray, card: int) -> object:
+        again.append(card)
+        return original(self, corrected, card)
+
+    monkeypatch.setattr(Identifier, "_badge_again", spy)
+    every = _build(Thresholds(badge_relight_neutral=len(_EXTRA) + 1))
+    before = every.identify(frame)
+    assert len(set(again) & set(every._badge_finder.neutral)) >= 2
+    again.clear()
+    now = idents["now"]
+    after = now.identify(frame)
+    looked = set(again) & set(now._badge_finder.neutral)
+    assert len(looked) == 1
+    views = now._first_views
+    assert views[looked.pop()] == max(views[k] for k in now._badge_finder.neutral if k in views)
+    assert (after.status, after.card) == (before.status, before.card)

@@ -135,6 +135,8 @@ class Thresholds:
     # at least this many levels) is judged again with that light taken off (stop 39)
     badge_deglare_min_view: float = -0.2  # ... only a field whose best first-look view correlated at least this
     badge_deglare_sigma: float = 4.0  # px at half size: how far the added light measured on the field is spread
+    badge_relight_neutral: int = 1  # how many white and grey fields get these second looks, best first-look
+    # view first: every such card is searched on the same flat patches of the room (stop 51)
     badge_skip_cardlike: bool = True  # no badge search when a card-like face of a card the finder does not
     # look for was already found (speed: unenrolled illustrated cards; stop 38)
     badge_emblem_fits: int = 1  # > 0: this many holes in a coloured field also place the card as its emblem
@@ -715,10 +717,17 @@ class Identifier:
         or None where there is nothing to correct) corrected by `correct(frame, light)`, after the
         plain judgement failed. Only a field whose best first-look view correlated at least
         `min_view` with its face: with nothing of the emblem seen a second search is not worth
-        it (speed, stop 36)."""
+        it (speed, stop 36). White and grey fields are all found on the same flat patches of the
+        room: only the `badge_relight_neutral` best-viewed of them are looked at again (stop 51)."""
         small = self._half(frame).astype(np.float32)
+        neutral = sorted(
+            (card for card, _ in fields if card in self._badge_finder.neutral),
+            key=lambda card: -self._first_views.get(card, -1.0),
+        )
         for card, pixels in fields:
             if self._first_views.get(card, -1.0) < min_view:
+                continue
+            if card in neutral[self.t.badge_relight_neutral :]:
                 continue
             light = light_of(small, pixels, bar, sigma)
             if light is None:
