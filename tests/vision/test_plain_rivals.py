@@ -134,8 +134,8 @@ def test_only_the_best_viewed_grey_field_gets_a_second_look(
 ) -> None:
     """Every white and grey card is searched on the same flat patches of the room, and the shadow
     and reflection second looks searched each again. An empty ceiling (tuning seed) was looked at
-    again for three neutral cards; now only for the one whose first look resembled it most, with
-    the same answer."""
+    again for several neutral cards; now only for the one with few corners whose first look
+    resembled it most, with the same answer."""
     frame = captures.single_frame(None, 97005, "medium", "ceiling")
     again: list[int] = []
     original = Identifier._badge_again
@@ -145,7 +145,7 @@ def test_only_the_best_viewed_grey_field_gets_a_second_look(
         return original(self, corrected, card)
 
     monkeypatch.setattr(Identifier, "_badge_again", spy)
-    every = _build(Thresholds(badge_relight_neutral=len(_EXTRA) + 1))
+    every = _build(Thresholds(badge_relight_neutral=len(_EXTRA) + 1, badge_relight_neutral_features=1e9))
     before = every.identify(frame)
     assert len(set(again) & set(every._badge_finder.neutral)) >= 2
     again.clear()
@@ -154,5 +154,13 @@ def test_only_the_best_viewed_grey_field_gets_a_second_look(
     looked = set(again) & set(now._badge_finder.neutral)
     assert len(looked) == 1
     views = now._first_views
-    assert views[looked.pop()] == max(views[k] for k in now._badge_finder.neutral if k in views)
+    assert views[looked.pop()] == max(views[k] for k in now._relit_neutral if k in views)
     assert (after.status, after.card) == (before.status, before.card)
+
+
+def test_neutral_cards_with_many_corners_get_no_second_look(idents: dict[str, Identifier]) -> None:
+    """The second looks cost most of a neutral card's search on an empty scene; a card with a
+    quarter of the median card's corners or more is found by its features too."""
+    now = idents["now"]
+    assert {now.labels[k][1] for k in now._relit_neutral} == {"plain-grey-triangle", "grey-hex"}
+    assert {now.labels[k][1] for k in now._badge_finder.neutral} >= {"slate-disc", "charcoal-star"}

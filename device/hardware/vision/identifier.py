@@ -136,7 +136,9 @@ class Thresholds:
     badge_deglare_min_view: float = -0.2  # ... only a field whose best first-look view correlated at least this
     badge_deglare_sigma: float = 4.0  # px at half size: how far the added light measured on the field is spread
     badge_relight_neutral: int = 1  # how many white and grey fields get these second looks, best first-look
-    # view first: every such card is searched on the same flat patches of the room (stop 51)
+    # view first: every such card is searched on the same flat patches of the room (stop 51) ...
+    badge_relight_neutral_features: float = 0.25  # ... of those with fewer reference corners than this share
+    # of the deck's median card (one with more has its features too; the looks cost most of its search)
     badge_skip_cardlike: bool = True  # no badge search when a card-like face of a card the finder does not
     # look for was already found (speed: unenrolled illustrated cards; stop 38)
     badge_emblem_fits: int = 1  # > 0: this many holes in a coloured field also place the card as its emblem
@@ -174,8 +176,8 @@ class Thresholds:
     plain_sure_colour: float = 0.03  # ... when its field's colour error is at most this (a nearby colour's
     # is more: the low bar alone let sky through as blue)
     neutral_level_weight: float = 1.0  # a white or grey field's level error counts this much (others 0.5)
-    plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's colour check
-    # within this many times its bar are that card's rivals, and a fit naming it must beat each in a duel
+    plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's hue check
+    # within this many times its bar, at any level, are its rivals: a fit naming it must beat each in a duel
     plain_unshade: bool = True  # an enrolled plain card's shading is taken out before its layout is measured
     plain_layout_grey_light: bool = True  # the layout is also measured blind to grey light added or taken
     # away (a lamp's reflection, a shadow over the white), and the smaller of the two counts
@@ -300,7 +302,8 @@ class Identifier:
         # Only cards measured as plain (whose field can then be judged against their own face)
         # and low in texture: one with as many corners as the deck's other cards is found by
         # them, and the search costs an empty frame up to ~15 ms (own white badge, ceiling frames).
-        few = self.t.badge_neutral_max_features * float(np.median([len(r) for r in self._card_rows] or [0]))
+        median_rows = float(np.median([len(r) for r in self._card_rows] or [0]))
+        few = self.t.badge_neutral_max_features * median_rows
         neutral = [
             b
             for b in plain_fields
@@ -321,6 +324,8 @@ class Identifier:
             neutral_fit=self.t.badge_neutral_fit,
             emblem_fits=self.t.badge_emblem_fits,
         )
+        few_relit = self.t.badge_relight_neutral_features * median_rows  # (which of them get second looks)
+        self._relit_neutral = {b.card for b in neutral if len(self._card_rows[b.card]) < few_relit}
         self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
         self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
         self._badge_channel = {b.card: self._contrast_channel(b.card) for b in self._badge_finder.badges}
@@ -389,11 +394,12 @@ class Identifier:
 
     def _find_plain_rivals(self) -> dict[int, np.ndarray]:
         """For each plain card judged against its white, the other such cards whose own enrolled
-        field passes its colour check (hue and level, `_colour_error`) within `plain_rival_colour`
-        of the bar: the colour cannot tell them apart, so only their emblems can (a slate field
-        is a grey one under a darker exposure and a steeper tone curve). Measured on the deck's
-        own faces. The features need not have made them look-alikes (their faces differ
-        everywhere by level), so the tournament never duels them."""
+        field passes its hue check (`_colour_error`'s gamma-fitted hue) within `plain_rival_colour`
+        of the bar, whatever their level: only their emblems can tell them apart. The level is
+        the colour check's weak part: a gamma fitted to a near-neutral hue is noise and scales
+        it, and shadows move it (a slate field passed as a grey one). Measured on the deck's own
+        faces. The features need not have made them look-alikes (their faces differ everywhere
+        by level), so the tournament never duels them."""
         bar = self.t.plain_rival_colour * self.t.max_plain_colour
         judged = {k: lay for k, lay in self._plain_layouts.items() if lay.white is not None and not lay.by_ink}
         seen: dict[int, tuple[np.ndarray, float]] = {}
@@ -405,7 +411,7 @@ class Identifier:
         if bar <= 0:
             return out
         for k, lay in judged.items():
-            rivals = [j for j in judged if j != k and _colour_error(*seen[j], lay, self.t)[0] <= bar]
+            rivals = [j for j in judged if j != k and _colour_error(*seen[j], lay, self.t)[0] <= bar]  # (the hue)
             if rivals:
                 out[k] = np.array(rivals, np.int64)
         return out
@@ -718,16 +724,17 @@ class Identifier:
         plain judgement failed. Only a field whose best first-look view correlated at least
         `min_view` with its face: with nothing of the emblem seen a second search is not worth
         it (speed, stop 36). White and grey fields are all found on the same flat patches of the
-        room: only the `badge_relight_neutral` best-viewed of them are looked at again (stop 51)."""
+        room: only the `badge_relight_neutral` best-viewed of those with few corners are looked
+        at again (stop 51; a card with more is found by its features too)."""
         small = self._half(frame).astype(np.float32)
         neutral = sorted(
-            (card for card, _ in fields if card in self._badge_finder.neutral),
+            (card for card, _ in fields if card in self._relit_neutral),
             key=lambda card: -self._first_views.get(card, -1.0),
         )
         for card, pixels in fields:
             if self._first_views.get(card, -1.0) < min_view:
                 continue
-            if card in neutral[self.t.badge_relight_neutral :]:
+            if card in self._badge_finder.neutral and card not in neutral[: self.t.badge_relight_neutral]:
                 continue
             light = light_of(small, pixels, bar, sigma)
             if light is None:
