@@ -401,17 +401,12 @@ class Identifier:
         faces. The features need not have made them look-alikes (their faces differ everywhere
         by level), so the tournament never duels them."""
         bar = self.t.plain_rival_colour * self.t.max_plain_colour
-        judged = {k: lay for k, lay in self._plain_layouts.items() if lay.white is not None and not lay.by_ink}
-        seen: dict[int, tuple[np.ndarray, float]] = {}
-        for k, lay in judged.items():
-            face = self._thumbs_f[k]
-            f, w = np.median(face[lay.field], axis=0), np.median(face[lay.white], axis=0)
-            seen[k] = (_hue_of(f, w), _level_of(f, w))
-        out: dict[int, np.ndarray] = {}
         if bar <= 0:
-            return out
-        for k, lay in judged.items():
-            rivals = [j for j in judged if j != k and _colour_error(*seen[j], lay, self.t)[0] <= bar]  # (the hue)
+            return {}
+        judged = {k: lay for k, lay in self._plain_layouts.items() if lay.white is not None and not lay.by_ink}
+        out: dict[int, np.ndarray] = {}
+        for k, lay in judged.items():  # (each other card's enrolled hue and level, as its layout measured them)
+            rivals = [j for j, o in judged.items() if j != k and _colour_error(o.hue, o.level, lay, self.t)[0] <= bar]
             if rivals:
                 out[k] = np.array(rivals, np.int64)
         return out
@@ -727,14 +722,14 @@ class Identifier:
         room: only the `badge_relight_neutral` best-viewed of those with few corners are looked
         at again (stop 51; a card with more is found by its features too)."""
         small = self._half(frame).astype(np.float32)
-        neutral = sorted(
+        best_viewed = sorted(
             (card for card, _ in fields if card in self._relit_neutral),
             key=lambda card: -self._first_views.get(card, -1.0),
-        )
+        )[: self.t.badge_relight_neutral]
         for card, pixels in fields:
             if self._first_views.get(card, -1.0) < min_view:
                 continue
-            if card in self._badge_finder.neutral and card not in neutral[: self.t.badge_relight_neutral]:
+            if card in self._badge_finder.neutral and card not in best_viewed:
                 continue
             light = light_of(small, pixels, bar, sigma)
             if light is None:
