@@ -13,7 +13,7 @@ import hashlib
 import cv2
 import numpy as np
 
-from device.hardware.vision.decks import BADGE_COLOURS, TEXT_FRAME_DECK
+from device.hardware.vision.decks import BADGE_COLOURS, PLAIN_PROBE_DECK, TEXT_FRAME_DECK
 
 CARD_W, CARD_H = 252, 352  # 63 x 88 mm at 4 px/mm
 CARD_CORNERS = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])  # clockwise from top-left
@@ -224,9 +224,67 @@ def _draw_plain(img: np.ndarray, colour: str, shape: str) -> None:
         cv2.rectangle(img, (c[0] - 70, c[1] - 14), (c[0] + 70, c[1] + 14), light, -1)
 
 
+_FIELD_KINDS = ("chromatic", "chromatic", "pale", "grey", "dark")
+_EMBLEMS = ("star", "disc", "hexagon", "triangle", "diamond", "ring", "cross")
+
+
+def _field_colour(rng: np.random.Generator, kind: str) -> tuple[int, int, int]:
+    """A plain field's BGR colour of one kind: chromatic (saturated), pale (a light tint), grey or dark."""
+    if kind in ("chromatic", "pale"):
+        sat, val = ((120, 230), (110, 230)) if kind == "chromatic" else ((25, 60), (205, 240))
+        hsv = np.uint8([[[rng.integers(0, 180), rng.integers(*sat), rng.integers(*val)]]])
+        b, g, r = (int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+        return b, g, r
+    v = int(rng.integers(110, 190) if kind == "grey" else rng.integers(45, 90))
+    tint = 4 if kind == "grey" else 6
+    return v + int(rng.integers(-tint, tint + 1)), v, v + int(rng.integers(-tint, tint + 1))
+
+
+def _emblem_points(shape: str, c: tuple[int, int], r: int) -> np.ndarray:
+    """A polygonal emblem's vertices around centre c at radius r."""
+    count, inner = {"star": (10, 0.45), "hexagon": (6, 1.0), "triangle": (3, 1.0), "diamond": (4, 0.6)}[shape]
+    start = 0.0 if shape in ("hexagon", "diamond") else -np.pi / 2
+    a = start + np.linspace(0, 2 * np.pi, count, endpoint=False)
+    rad = np.where(np.arange(count) % 2 == 0, r, r * inner)
+    return np.column_stack([c[0] + rad * np.cos(a), c[1] + rad * np.sin(a)]).astype(np.int32)
+
+
+def _draw_random_plain(img: np.ndarray, card_id: str) -> None:
+    """A plain card of a design drawn at random from its id (the plain-probe tuning deck): a field
+    of one kind, a light or dark border or none, one emblem of a random shape, size and place."""
+    rng = stable_rng("plain-probe", card_id)
+    kind = _FIELD_KINDS[int(rng.integers(len(_FIELD_KINDS)))]
+    img[:] = _field_colour(rng, kind)
+    border = int(rng.integers(3))  # 0 none, 1 light, 2 dark
+    if border:
+        colour = (240, 240, 240) if border == 1 else (30, 30, 30)
+        cv2.rectangle(img, (8, 8), (CARD_W - 9, CARD_H - 9), colour, int(rng.integers(2, 6)))
+    shape = _EMBLEMS[int(rng.integers(len(_EMBLEMS)))]
+    dark_ink = rng.random() < (0.35 if kind == "chromatic" else 0.5 if kind == "pale" else 0.0)
+    ink = (30, 30, 30) if dark_ink else (245, 245, 245)
+    c = (CARD_W // 2 + int(rng.integers(-15, 16)), CARD_H // 2 + int(rng.integers(-30, 31)))
+    r = int(rng.integers(40, 70))
+    if shape == "disc":
+        cv2.circle(img, c, r, ink, -1, cv2.LINE_AA)
+    elif shape == "ring":
+        cv2.circle(img, c, r, ink, int(rng.integers(8, 16)), cv2.LINE_AA)
+    elif shape == "cross":
+        w = r // 3
+        cv2.rectangle(img, (c[0] - r, c[1] - w), (c[0] + r, c[1] + w), ink, -1)
+        cv2.rectangle(img, (c[0] - w, c[1] - r), (c[0] + w, c[1] + r), ink, -1)
+    else:
+        cv2.fillPoly(img, [_emblem_points(shape, c, r)], ink, cv2.LINE_AA)
+
+
 def render_card(deck: str, card_id: str) -> np.ndarray:
     """The face of a card as a CARD_H x CARD_W BGR image (badges: `badge-<colour>`)."""
     img = np.zeros((CARD_H, CARD_W, 3), np.uint8)
+    if deck == PLAIN_PROBE_DECK:
+        if card_id.startswith("field-"):
+            _draw_random_plain(img, card_id)
+        else:
+            _draw_text_card(img, card_id)
+        return img
     if deck == TEXT_FRAME_DECK:
         parts = card_id.split("-")
         if parts[0] == "plain" and len(parts) == 3 and parts[1] in _PLAIN_BGR:

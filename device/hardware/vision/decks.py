@@ -33,6 +33,7 @@ SYNTHETIC_DECK = "synthetic"
 FOREIGN_DECK = "synthetic-other"
 SHARED_FRAME_DECK = "synthetic-shared"  # one frame for every card, near-twins: a tuning deck
 TEXT_FRAME_DECK = "synthetic-text"  # one frame with a rules-text box, soft art, plain cards: a tuning deck
+PLAIN_PROBE_DECK = "synthetic-plain"  # the text-frame deck's art cards and random plain cards: a tuning deck
 PLAIN_COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "grey", "orange", "teal", "pink")
 PLAIN_SHAPES: tuple[str, ...] = ("square", "triangle", "bar")
 
@@ -93,6 +94,20 @@ def text_frame_unenrolled() -> list[str]:
     return [*_role_cards((("tale", 10),), 51), *(f"plain-{c}-square" for c in PLAIN_COLOURS[6:])]
 
 
+def plain_probe_deck() -> list[str]:
+    """A tuning deck for plain cards of designs no one chose: the text-frame deck's 40 art cards and
+    6 near-twins beside 16 plain cards each drawn at random from its id (a field of any colour,
+    pale, grey or dark, one emblem of one of seven shapes, light or dark, a border or none).
+    The deck's own plain cards are few and were tuned on; these measure how that carries over."""
+    tales = _role_cards((("tale", 40),), 11)
+    return [*tales, *(f"{c}-ii" for c in tales[:6]), *(f"field-{i:02d}" for i in range(16))]
+
+
+def plain_probe_unenrolled() -> list[str]:
+    """Art cards and random plain cards (drawn the same way) that are never enrolled."""
+    return [*_role_cards((("tale", 6),), 51), *(f"field-{i:02d}" for i in range(16, 26))]
+
+
 _SYNTHETIC: dict[str, list[str]] = {}
 
 
@@ -103,6 +118,7 @@ def builtin_synthetic_decks() -> dict[str, list[str]]:
         _SYNTHETIC[FOREIGN_DECK] = synthetic_foreign_deck()
         _SYNTHETIC[SHARED_FRAME_DECK] = shared_frame_deck()
         _SYNTHETIC[TEXT_FRAME_DECK] = text_frame_deck()
+        _SYNTHETIC[PLAIN_PROBE_DECK] = plain_probe_deck()
     return _SYNTHETIC
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from device.hardware.vision import captures, decks, identifier
 from device.hardware.vision.captures import EVAL_SEED_BASE
-from device.hardware.vision.card_art import render_card
+from device.hardware.vision.card_art import render_card, role_of
 from device.hardware.vision.enrollment import enroll_from_folder
 from device.hardware.vision.identifier import Identifier
 from device.hardware.vision.references import load
@@ -35,6 +35,7 @@ _UNENROLLED = {
     decks.SYNTHETIC_DECK: decks.synthetic_unenrolled,
     decks.SHARED_FRAME_DECK: decks.shared_frame_unenrolled,
     decks.TEXT_FRAME_DECK: decks.text_frame_unenrolled,
+    decks.PLAIN_PROBE_DECK: decks.plain_probe_unenrolled,
 }
 
 
@@ -65,14 +66,18 @@ def measure(
     for d_i, diff in enumerate(difficulties):
         right = wrong = unknown = none = 0
         misses: list[str] = []
+        by_prefix: dict[str, list[int]] = {}  # frames and right answers per card-id prefix (its kind)
         for i in range(frames):
             card = cards[(i * 7 + d_i) % len(cards)]
             frame = captures.single_frame(faces[card], seed + d_i * 10_000 + i, diff, style)
             c = time.thread_time()
             r = ident.identify(frame)
             cpu.append((time.thread_time() - c) * 1000)
+            tally = by_prefix.setdefault(role_of(card), [0, 0])
+            tally[0] += 1
             if r.is_match and r.card == card:
                 right += 1
+                tally[1] += 1
             elif r.is_match:
                 wrong += 1
                 misses.append(f"{card}->{r.card}")
@@ -83,6 +88,7 @@ def measure(
         out[diff] = {
             "frames": frames,
             "top1": round(right / frames, 4),
+            "top1_by_prefix": {k: round(v[1] / v[0], 4) for k, v in sorted(by_prefix.items())},
             "wrong": wrong,
             "unknown": unknown,
             "none": none,
@@ -90,17 +96,22 @@ def measure(
         }
     unenrolled = [(c, render_card(deck, c)) for c in _UNENROLLED.get(deck, lambda: [])()]
     fa_card = fa_empty = 0
+    fa_examples: list[str] = []
     negs = max(10, frames // 2)
     for i in range(negs):
         if unenrolled and i % 2 == 0:
-            _, face = unenrolled[(i // 2) % len(unenrolled)]
-            fa_card += ident.identify(captures.single_frame(face, seed + 50_000 + i, "medium", style)).is_match
+            name, face = unenrolled[(i // 2) % len(unenrolled)]
+            r = ident.identify(captures.single_frame(face, seed + 50_000 + i, "medium", style))
+            fa_card += r.is_match
+            if r.is_match:
+                fa_examples.append(f"{name}->{r.card}")
         else:
             frame = captures.single_frame(None, seed + 50_000 + i, "medium", style)
             c = time.thread_time()
             fa_empty += ident.identify(frame).is_match
             cpu_empty.append((time.thread_time() - c) * 1000)
     out["false_accepts"] = {"unenrolled_card": int(fa_card), "empty": int(fa_empty), "frames": negs}
+    out["false_accept_examples"] = fa_examples[:5]
     out["cpu_ms"] = {
         "median_with_card": round(float(np.median(cpu)), 2),
         "median_empty": round(float(np.median(cpu_empty)), 2) if cpu_empty else None,
