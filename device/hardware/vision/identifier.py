@@ -176,9 +176,18 @@ class Thresholds:
     plain_sure_colour: float = 0.03  # ... when its field's colour error is at most this (a nearby colour's
     # is more: the low bar alone let sky through as blue)
     neutral_level_weight: float = 1.0  # a white or grey field's level error counts this much (others 0.5)
+    neutral_level_slack: float = 0.1  # >= 0: a white or grey field's level (over its white) may differ
+    # from the enrolled one by this share of it before it counts: no gamma is fitted to a grey hue (a
+    # tone curve's gamma of 0.8-1.25 scales it so; < 0: the gamma fitted to the hue as before stop 52)
     plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's hue check
     # within this many times its bar, at any level, are its rivals: a fit naming it must beat each in a duel
+    plain_rival_fits: bool = True  # a badge fit naming a card with plain rivals must beat their matches on
+    # their own fits (stop 52; False: the first badge fit judged a match is named, as before)
+    plain_rival_align: bool = True  # ... and each rival with no matching orientation of its own is aligned
+    # from the named card's fit and judged there too
     plain_unshade: bool = True  # an enrolled plain card's shading is taken out before its layout is measured
+    plain_unshade_refits: int = 2  # ... fitted again this often on the field pixels near the last fit: a white
+    # emblem on a grey field has the field's chromaticity, not its level (stop 52; 0: one fit, as before)
     plain_layout_grey_light: bool = True  # the layout is also measured blind to grey light added or taken
     # away (a lamp's reflection, a shadow over the white), and the smaller of the two counts
     plain_ink: str = "all"  # which plain cards with no white beside their field are judged against their
@@ -365,7 +374,11 @@ class Identifier:
         its field, its other parts and its white, measured on its own face (see _plain_evidence)."""
         out: dict[int, _PlainLayout] = {}
         for p in fields:
-            face = _unshaded(self._thumbs_f[p.card], p.mask > 0) if self.t.plain_unshade else self._thumbs_f[p.card]
+            face = (
+                _unshaded(self._thumbs_f[p.card], p.mask > 0, self.t.plain_unshade_refits)
+                if self.t.plain_unshade
+                else self._thumbs_f[p.card]
+            )
             dist = np.abs(face - p.bgr.astype(np.float32)).sum(axis=2)
             fm = cv2.erode((dist < 60).astype(np.uint8), _K5).astype(bool) & self._inner
             nm, wm = self._other_and_white(face, dist > 120)
@@ -754,20 +767,71 @@ class Identifier:
         max_colour: float | None,
     ) -> Identification | None:
         """The first of the badge fits judged a match (with a plain colour error at most
-        `max_colour`, when given), or None."""
-        none = np.zeros(0, np.int64)
-        for card, aligned, rough in orientations:
-            family = np.flatnonzero(self.alike[card])
-            # ECC can also walk away from a good fit (a glare halo, fingers over a flat field):
-            # the aligned fit is judged first, the rough one too.
-            for h in (aligned, rough):
-                corners = _card_corners_in_frame(h) if h is not None else None
-                if h is None or corners is None:
-                    continue
-                result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
-                if result.is_match and (max_colour is None or result.plain_colour <= max_colour):
-                    return result
+        `max_colour`, when given), or None. A card with plain rivals is named only when it is
+        the clear best of its rivals' matches on their own fits (`_best_of_rivals`)."""
+        for k, (card, aligned, rough) in enumerate(orientations):
+            result = self._judge_badge_fit(frame, card, aligned, rough, max_colour)
+            if result is not None:
+                if self.t.plain_rival_fits and len(self._plain_rivals.get(card, ())):
+                    return self._best_of_rivals(frame, result, card, orientations[k + 1 :], max_colour)
+                return result
         return None
+
+    def _judge_badge_fit(
+        self, frame: np.ndarray, card: int, aligned: np.ndarray | None, rough: np.ndarray, max_colour: float | None
+    ) -> Identification | None:
+        """One badge orientation judged: its aligned fit, then its rough one (ECC can also walk
+        away from a good fit: a glare halo, fingers over a flat field); the match, or None."""
+        none = np.zeros(0, np.int64)
+        family = np.flatnonzero(self.alike[card])
+        for h in (aligned, rough):
+            corners = _card_corners_in_frame(h) if h is not None else None
+            if h is None or corners is None:
+                continue
+            result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
+            if result.is_match and (max_colour is None or result.plain_colour <= max_colour):
+                return result
+        return None
+
+    def _best_of_rivals(
+        self,
+        frame: np.ndarray,
+        first: Identification,
+        card: int,
+        rest: list[tuple[int, np.ndarray | None, np.ndarray]],
+        max_colour: float | None,
+    ) -> Identification | None:
+        """A plain card matched on one fit, against its rivals' matches on *their own* fits (the
+        badge orientations still to judge): two grey cards with the same emblem in other places
+        are each matched on a fit that lays their emblem over the frame's, and on that fit the
+        rival duel favours whichever card the fit was made for (stop 52: a fit 36-54 px off named
+        the other card). The one whose fit shows the card best (duel similarity) is named, and
+        only by `min_outsider_margin` over the next: else nothing is (the frame cannot tell)."""
+        rivals = set(self._plain_rivals[card].tolist())
+        matched = [first]
+        for other, aligned, rough in rest:
+            if other in rivals:
+                result = self._judge_badge_fit(frame, other, aligned, rough, max_colour)
+                if result is not None:
+                    matched.append(result)
+                    rivals.discard(other)  # (its best-ranked orientation that matches is its own fit)
+        if self.t.plain_rival_align and first.corners is not None:
+            # The rest had no orientation of their own that matched (their patch was not found, or
+            # judged hopeless): each is aligned from the named card's fit onto its own face.
+            h = cv2.getPerspectiveTransform(first.corners.astype(np.float32), _CANONICAL)
+            for other in sorted(rivals):
+                ch = self._badge_channel.get(other, -1)
+                aligned = self._align(frame, other, h, iters=self.t.badge_align_iters, channel=ch)
+                if aligned is not None:
+                    result = self._judge_badge_fit(frame, other, aligned, h, max_colour)
+                    if result is not None:
+                        matched.append(result)
+        if len(matched) == 1:
+            return first
+        matched.sort(key=lambda r: -r.similarity)
+        if matched[0].similarity - matched[1].similarity < self.t.min_outsider_margin:
+            return None
+        return matched[0]
 
     def _badge_orientations(
         self, frame: np.ndarray, only: set[int] | None = None
@@ -1503,22 +1567,37 @@ class _PlainLayout:
     neutral: bool = False  # the field is white or grey (chroma within `badge_min_chroma` of grey)
 
 
-def _unshaded(face: np.ndarray, field: np.ndarray) -> np.ndarray:
+def _unshaded(face: np.ndarray, field: np.ndarray, refits: int = 0) -> np.ndarray:
     """An enrolled face with the lamp's shading taken out: a photo's field can darken towards one
     side by 10-20%, and measured flat it then no longer counted as one field, so the card lost its
     plain evidence. The field's brightness (its pixels found by chromaticity, which shading does
     not move) is fitted by a quadratic in x and y, and the face divided by it over its mean. A flat
-    scan's fit is constant: its face is unchanged."""
+    scan's fit is constant: its face is unchanged. With `refits`, the fit is made again on the
+    pixels near the last one only (a grey field's white emblem has its chromaticity too)."""
     h, w = field.shape
     ys, xs = np.nonzero(field)
     if len(xs) < 50:
         return face
     level = face[ys, xs].mean(axis=1).astype(np.float64)
-    coef, *_ = np.linalg.lstsq(_quadratic_terms(xs / w - 0.5, ys / h - 0.5), level, rcond=None)
+    terms = _quadratic_terms(xs / w - 0.5, ys / h - 0.5)
+    keep = np.ones(len(level), bool)
+    coef, *_ = np.linalg.lstsq(terms, level, rcond=None)
+    for _ in range(refits):
+        # A white emblem on a grey field has the field's chromaticity but not its level: it is
+        # dropped (far off the fit), or it bends the surface and the field no longer looks flat.
+        resid = np.abs(level - terms @ coef)
+        near = resid <= max(_UNSHADE_KEEP_LEVELS, 3.0 * float(np.median(resid)))
+        if near.sum() < 50:
+            break
+        keep = near
+        coef, *_ = np.linalg.lstsq(terms[keep], level[keep], rcond=None)
     gy, gx = np.mgrid[0:h, 0:w].astype(np.float64)
     surface = _quadratic_terms(gx / w - 0.5, gy / h - 0.5) @ coef
-    gain = (level.mean() / np.maximum(surface, 1.0)).astype(np.float32)
+    gain = (level[keep].mean() / np.maximum(surface, 1.0)).astype(np.float32)
     return np.clip(face * gain[..., None], 0.0, 255.0)
+
+
+_UNSHADE_KEEP_LEVELS = 8.0  # a refit keeps the field pixels this many levels from the last fit, or 3 x the median
 
 
 def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -1584,6 +1663,13 @@ def _colour_error(v: np.ndarray, level: float, lay: _PlainLayout, t: Thresholds)
     its level is all there is, and is held closer."""
     ref = lay.hue
     norm = float(ref @ ref)
+    if lay.neutral and t.neutral_level_slack >= 0:
+        # A grey hue is too weak to measure the tone curve's gamma by (a fit to it is noise, and
+        # at its clip it let a slate field pass as a grey one): the level may differ from the
+        # enrolled one by what a tone curve can do to it, a share of itself (stop 52).
+        hue = float(np.linalg.norm(v - ref))
+        off = max(0.0, abs(level - lay.level) - t.neutral_level_slack * abs(lay.level))
+        return hue, max(hue, t.neutral_level_weight * off)
     gamma = float(np.clip(v @ ref / norm, 0.6, 1.6)) if norm > 1e-6 else 1.0
     hue = float(np.linalg.norm(v - gamma * ref))
     off = abs(level - gamma * lay.level)
