@@ -176,9 +176,10 @@ class Thresholds:
     plain_sure_colour: float = 0.03  # ... when its field's colour error is at most this (a nearby colour's
     # is more: the low bar alone let sky through as blue)
     neutral_level_weight: float = 1.0  # a white or grey field's level error counts this much (others 0.5)
-    neutral_level_slack: float = 0.1  # >= 0: a white or grey field's level (over its white) may differ
-    # from the enrolled one by this share of it before it counts: no gamma is fitted to a grey hue (a
-    # tone curve's gamma of 0.8-1.25 scales it so; < 0: the gamma fitted to the hue as before stop 52)
+    neutral_level_slack: float = 0.0  # >= 0: no gamma is fitted to a white or grey field's hue (a fit to a
+    # grey hue is noise: at its clip it passed a slate field as a grey one), and its level over its white may
+    # differ from the enrolled one by this share of it (stop 52: 0.1 passed a grey of 160 as one of 130 with the
+    # same emblem; 0 is the gamma of 1 an exactly grey hue always had); < 0: fitted to the hue, before stop 52
     plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's hue check
     # within this many times its bar, at any level, are its rivals: a fit naming it must beat each in a duel
     plain_rival_fits: bool = True  # a badge fit naming a card with plain rivals must beat their matches on
@@ -778,10 +779,17 @@ class Identifier:
         return None
 
     def _judge_badge_fit(
-        self, frame: np.ndarray, card: int, aligned: np.ndarray | None, rough: np.ndarray, max_colour: float | None
+        self,
+        frame: np.ndarray,
+        card: int,
+        aligned: np.ndarray | None,
+        rough: np.ndarray,
+        max_colour: float | None,
+        by_emblem: bool = False,
     ) -> Identification | None:
         """One badge orientation judged: its aligned fit, then its rough one (ECC can also walk
-        away from a good fit: a glare halo, fingers over a flat field); the match, or None."""
+        away from a good fit: a glare halo, fingers over a flat field); the match, or None. With
+        `by_emblem`, also a fit that passes every check but the field's colour (a rival's)."""
         none = np.zeros(0, np.int64)
         family = np.flatnonzero(self.alike[card])
         for h in (aligned, rough):
@@ -791,7 +799,21 @@ class Identifier:
             result = self._judge(frame, family, h, corners, none, 0, np.zeros((0, 2)), none, None)
             if result.is_match and (max_colour is None or result.plain_colour <= max_colour):
                 return result
+            if by_emblem and self._passes_but_colour(result):
+                return result
         return None
+
+    def _passes_but_colour(self, r: Identification) -> bool:
+        """Whether a judgement passed every check but the plain field's colour."""
+        t = self.t
+        return (
+            r.coverage >= t.min_coverage
+            and r.similarity >= t.min_similarity
+            and r.margin >= t.min_margin
+            and r.whole >= t.min_whole
+            and r.outsider_margin >= t.min_outsider_margin
+            and r.plain_layout <= t.max_plain_layout
+        )
 
     def _best_of_rivals(
         self,
@@ -801,37 +823,40 @@ class Identifier:
         rest: list[tuple[int, np.ndarray | None, np.ndarray]],
         max_colour: float | None,
     ) -> Identification | None:
-        """A plain card matched on one fit, against its rivals' matches on *their own* fits (the
-        badge orientations still to judge): two grey cards with the same emblem in other places
-        are each matched on a fit that lays their emblem over the frame's, and on that fit the
-        rival duel favours whichever card the fit was made for (stop 52: a fit 36-54 px off named
-        the other card). The one whose fit shows the card best (duel similarity) is named, and
-        only by `min_outsider_margin` over the next: else nothing is (the frame cannot tell)."""
+        """A plain card matched on one fit, against its rivals on *their own* fits (the badge
+        orientations still to judge; a rival with none that passes is aligned from the named
+        card's fit): two grey cards with the same emblem in other places are each matched on a
+        fit that lays their emblem over the frame's, and on that fit the rival duel favours
+        whichever card the fit was made for (stop 52: a fit 36-54 px off named the other card).
+        A rival counts when its fit passes every check but the colour: two greys' levels are
+        within what a tone curve does to them, so the emblem decides. The card whose fit shows
+        it best (duel similarity) is named, only when it passed the colour check too and beats
+        the next by `min_outsider_margin`; else nothing is (the frame cannot tell)."""
         rivals = set(self._plain_rivals[card].tolist())
-        matched = [first]
+        contenders = [first]
         for other, aligned, rough in rest:
             if other in rivals:
-                result = self._judge_badge_fit(frame, other, aligned, rough, max_colour)
+                result = self._judge_badge_fit(frame, other, aligned, rough, max_colour, by_emblem=True)
                 if result is not None:
-                    matched.append(result)
-                    rivals.discard(other)  # (its best-ranked orientation that matches is its own fit)
+                    contenders.append(result)
+                    rivals.discard(other)  # (its best-ranked orientation that passes is its own fit)
         if self.t.plain_rival_align and first.corners is not None:
-            # The rest had no orientation of their own that matched (their patch was not found, or
-            # judged hopeless): each is aligned from the named card's fit onto its own face.
             h = cv2.getPerspectiveTransform(first.corners.astype(np.float32), _CANONICAL)
             for other in sorted(rivals):
                 ch = self._badge_channel.get(other, -1)
                 aligned = self._align(frame, other, h, iters=self.t.badge_align_iters, channel=ch)
                 if aligned is not None:
-                    result = self._judge_badge_fit(frame, other, aligned, h, max_colour)
+                    result = self._judge_badge_fit(frame, other, aligned, h, max_colour, by_emblem=True)
                     if result is not None:
-                        matched.append(result)
-        if len(matched) == 1:
+                        contenders.append(result)
+        if len(contenders) == 1:
             return first
-        matched.sort(key=lambda r: -r.similarity)
-        if matched[0].similarity - matched[1].similarity < self.t.min_outsider_margin:
+        contenders.sort(key=lambda r: -r.similarity)
+        best, second = contenders[0], contenders[1]
+        named = best.is_match and (max_colour is None or best.plain_colour <= max_colour)
+        if not named or best.similarity - second.similarity < self.t.min_outsider_margin:
             return None
-        return matched[0]
+        return best
 
     def _badge_orientations(
         self, frame: np.ndarray, only: set[int] | None = None
