@@ -182,8 +182,8 @@ class Thresholds:
     # same emblem; 0 is the gamma of 1 an exactly grey hue always had); < 0: fitted to the hue, before stop 52
     plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's hue check
     # within this many times its bar, at any level, are its rivals: a fit naming it must beat each in a duel
-    plain_rival_fits: bool = True  # a badge fit naming a card with plain rivals must beat their matches on
-    # their own fits (stop 52; False: the first badge fit judged a match is named, as before)
+    plain_rival_fits: bool = True  # a badge fit naming a card with plain rivals is weighed against the rivals
+    # on their own fits, by emblem (stop 52; False: the first badge fit judged a match is named, as before)
     plain_rival_align: bool = True  # ... and each rival with no matching orientation of its own is aligned
     # from the named card's fit and judged there too
     plain_unshade: bool = True  # an enrolled plain card's shading is taken out before its layout is measured
@@ -1685,13 +1685,13 @@ def _colour_error(v: np.ndarray, level: float, lay: _PlainLayout, t: Thresholds)
     white (or ink): (hue error, hue-and-level error). The hue is compared after fitting one gamma
     in [0.6, 1.6] (a camera's tone curve scales it); the level with that gamma (a darker card of
     the same hue). A white or grey field has no hue to tell it from a lighter or darker grey:
-    its level is all there is, and is held closer."""
+    its level is all there is, and is held closer (at a gamma of 1: its hue cannot measure one)."""
     ref = lay.hue
     norm = float(ref @ ref)
     if lay.neutral and t.neutral_level_slack >= 0:
         # A grey hue is too weak to measure the tone curve's gamma by (a fit to it is noise, and
-        # at its clip it let a slate field pass as a grey one): the level may differ from the
-        # enrolled one by what a tone curve can do to it, a share of itself (stop 52).
+        # at its clip it let a slate field pass as a grey one): the level is judged at a gamma
+        # of 1, give or take `neutral_level_slack` of itself (0: none; stop 52).
         hue = float(np.linalg.norm(v - ref))
         off = max(0.0, abs(level - lay.level) - t.neutral_level_slack * abs(lay.level))
         return hue, max(hue, t.neutral_level_weight * off)
