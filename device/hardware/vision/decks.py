@@ -99,13 +99,14 @@ def plain_probe_deck() -> list[str]:
     6 near-twins beside 16 plain cards each drawn at random from its id (a field of any colour,
     pale, grey or dark, one emblem of one of seven shapes, light or dark, a border or none).
     The deck's own plain cards are few and were tuned on; these measure how that carries over."""
-    tales = _role_cards((("tale", 40),), 11)
-    return [*tales, *(f"{c}-ii" for c in tales[:6]), *(f"field-{i:02d}" for i in range(16))]
+    art = [c for c in text_frame_deck() if not c.startswith("plain-")]
+    return [*art, *(f"field-{i:02d}" for i in range(16))]
 
 
 def plain_probe_unenrolled() -> list[str]:
     """Art cards and random plain cards (drawn the same way) that are never enrolled."""
-    return [*_role_cards((("tale", 6),), 51), *(f"field-{i:02d}" for i in range(16, 26))]
+    art = [c for c in text_frame_unenrolled() if not c.startswith("plain-")][:6]
+    return [*art, *(f"field-{i:02d}" for i in range(16, 26))]
 
 
 _SYNTHETIC: dict[str, list[str]] = {}

@@ -804,15 +804,23 @@ class Identifier:
         return None
 
     def _passes_but_colour(self, r: Identification) -> bool:
-        """Whether a judgement passed every check but the plain field's colour."""
+        """Whether a judgement passed every check but the plain field's colour (at the full
+        similarity bar: the lower one is for a field whose colour is sure)."""
+        fits = self._face_fits(r.coverage, r.similarity, self.t.min_similarity, r.margin, r.whole, r.outsider_margin)
+        return fits and r.plain_layout <= self.t.max_plain_layout
+
+    def _face_fits(
+        self, coverage: float, sim: float, sim_bar: float, margin: float, whole: float, outsider_margin: float
+    ) -> bool:
+        """The appearance checks of a match: enough of the distinctive face in view, the duel won
+        with `sim_bar` and the margins, the whole visible face alike."""
         t = self.t
         return (
-            r.coverage >= t.min_coverage
-            and r.similarity >= t.min_similarity
-            and r.margin >= t.min_margin
-            and r.whole >= t.min_whole
-            and r.outsider_margin >= t.min_outsider_margin
-            and r.plain_layout <= t.max_plain_layout
+            coverage >= t.min_coverage
+            and sim >= sim_bar
+            and margin >= t.min_margin
+            and whole >= t.min_whole
+            and outsider_margin >= t.min_outsider_margin
         )
 
     def _best_of_rivals(
@@ -1159,7 +1167,6 @@ class Identifier:
             if not self.alike[winner, rival]:  # (look-alikes were dueled in the tournament)
                 sa, sb, _ = self._duel(obs, valid, winner, int(rival))
                 outsider_margin = min(outsider_margin, sa - sb)
-        beats_outsider = outsider_margin >= self.t.min_outsider_margin
         # The whole visible face must fit too (the duel only looked where look-alikes differ).
         thumbs = self._cmp_grey if self._grey else self._cmp_colour
         sparse = valid & _CHECKER
@@ -1173,15 +1180,11 @@ class Identifier:
         deck, card = self.labels[winner]
         score = _confidence(sim, margin, inliers, self.t)
         ok = (
-            coverage >= self.t.min_coverage
-            and sim >= self._similarity_bar(winner, plain_colour)
-            and margin >= self.t.min_margin
+            self._face_fits(coverage, sim, self._similarity_bar(winner, plain_colour), margin, whole, outsider_margin)
+            and plain_layout <= self.t.max_plain_layout
             and unique >= self.t.min_own_inliers
-            and whole >= self.t.min_whole
-            and beats_outsider
             and self._twin_decided(twin_margin, twin_coverage, blank)
             and plain_colour <= self.t.max_plain_colour
-            and plain_layout <= self.t.max_plain_layout
         )
         # Not a match: a card-like object only if the face at least resembles a card's layout
         # (random scenery can yield a homography; it does not look like a card once warped).
@@ -1687,7 +1690,6 @@ def _colour_error(v: np.ndarray, level: float, lay: _PlainLayout, t: Thresholds)
     the same hue). A white or grey field has no hue to tell it from a lighter or darker grey:
     its level is all there is, and is held closer (at a gamma of 1: its hue cannot measure one)."""
     ref = lay.hue
-    norm = float(ref @ ref)
     if lay.neutral and t.neutral_level_slack >= 0:
         # A grey hue is too weak to measure the tone curve's gamma by (a fit to it is noise, and
         # at its clip it let a slate field pass as a grey one): the level is judged at a gamma
@@ -1695,6 +1697,7 @@ def _colour_error(v: np.ndarray, level: float, lay: _PlainLayout, t: Thresholds)
         hue = float(np.linalg.norm(v - ref))
         off = max(0.0, abs(level - lay.level) - t.neutral_level_slack * abs(lay.level))
         return hue, max(hue, t.neutral_level_weight * off)
+    norm = float(ref @ ref)
     gamma = float(np.clip(v @ ref / norm, 0.6, 1.6)) if norm > 1e-6 else 1.0
     hue = float(np.linalg.norm(v - gamma * ref))
     off = abs(level - gamma * lay.level)
