@@ -18,6 +18,7 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision import captures, decks, identifier
+from device.hardware.vision.calibration import thresholds_at
 from device.hardware.vision.captures import EVAL_SEED_BASE
 from device.hardware.vision.card_art import render_card, role_of
 from device.hardware.vision.enrollment import enroll_from_folder
@@ -39,8 +41,10 @@ _UNENROLLED = {
 }
 
 
-def enrolled(deck: str, data_dir: Path, fresh: bool = False) -> Identifier:
-    """The deck enrolled from rendered scans (cached in data_dir)."""
+def enrolled(deck: str, data_dir: Path, fresh: bool = False, strictness: float | None = None) -> Identifier:
+    """The deck enrolled from rendered scans (cached in data_dir); judged at its calibrated
+    strictness, or at `strictness` (a deck's twins can make its calibration strict enough to hide
+    what a change does to its other cards)."""
     store = data_dir / "vision" / f"{deck}.npz"
     if fresh or not store.exists():
         with tempfile.TemporaryDirectory() as tmp:
@@ -50,7 +54,11 @@ def enrolled(deck: str, data_dir: Path, fresh: bool = False) -> Identifier:
             report = enroll_from_folder(deck, folder, data_dir)
             for line in report.lines():
                 print(f"[tuning] {line}", file=sys.stderr)
-    return Identifier([load(data_dir, deck)])
+    refs = load(data_dir, deck)
+    if strictness is None:
+        return Identifier([refs])
+    t = replace(thresholds_at(identifier.Thresholds(), strictness), retry_min_votes=refs.retry_min_votes)
+    return Identifier([refs], t)
 
 
 def measure(
@@ -130,6 +138,7 @@ def main(argv: list[str]) -> int:
     p.add_argument("--data-dir", type=Path, default=Path(tempfile.gettempdir()) / "houston-vision-tuning")
     p.add_argument("--fresh", action="store_true", help="enroll again")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--strictness", type=float, help="judge at this strictness, not the calibrated one")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a Thresholds field (trials)")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
@@ -140,11 +149,12 @@ def main(argv: list[str]) -> int:
             default = getattr(identifier.Thresholds(), name)
             overrides[name] = type(default)(value) if not isinstance(default, bool) else value == "true"
         identifier.Thresholds = functools.partial(identifier.Thresholds, **overrides)  # type: ignore[misc]
-    ident = enrolled(args.deck, args.data_dir, args.fresh)
+    ident = enrolled(args.deck, args.data_dir, args.fresh, args.strictness)
     diffs = tuple(args.difficulty or ("medium", "hard"))
     result = {
         "deck": args.deck,
         "set": args.set,
+        "strictness": args.strictness,
         "style": args.style,
         "seeds": "tuning",
         "calibration": load(args.data_dir, args.deck).calibration,
