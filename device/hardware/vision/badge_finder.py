@@ -37,6 +37,8 @@ _EMBLEM_HOLES = 6  # the largest holes of a field that are tried as its emblem
 _EMBLEM_MIN_IN_VIEW = 0.3  # an emblem fit must put this share of the face's points in the frame
 _EMBLEM_MIN_KIND = 8  # points of a kind (field, mark, outside) in view for that kind to count
 _EMBLEM_MIN_SCORE = 0.65  # an emblem fit scoring less is not returned (tuning: most empty patches' holes)
+_NEUTRAL_EMBLEM_MIN_SCORE = 0.85  # ... for a white or grey field (stop 53, probe tuning frames: placements
+# within 15 px of the card scored 0.71-0.99, median 0.92; those on empty frames median 0.73, 90th percentile 0.80)
 _EMBLEM_GRID = 3  # thumbnail px between the scored points
 _EMBLEM_PAD = 10  # thumbnail px: the band outside the card whose points are scored too
 _FIELD, _MARK, _OUTSIDE = 0, 1, 2
@@ -101,6 +103,19 @@ def _emblem_of(mask: np.ndarray, box: tuple[int, int, int, int]) -> Emblem | Non
     return Emblem(pts.mean(axis=0), np.cov(pts.T), grid, kind)
 
 
+def emblem_of_field(mask: np.ndarray) -> Emblem | None:
+    """The emblem of a plain face's field mask (thumbnail size, 1 = field; see `_emblem_of`):
+    the largest hole in its largest patch. A white or grey field's chromaticity mask has no
+    hole where a white emblem is (white shares a grey's chromaticity); the caller measures such
+    a field by its level instead (stop 53)."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    if n < 2:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[k, :4])
+    return _emblem_of(mask.astype(np.uint8), (x, y, w, h))
+
+
 def chromaticity(bgr: np.ndarray) -> np.ndarray:
     """Each colour's share of its B + G + R (last axis): brightness taken out."""
     return bgr / (bgr.sum(axis=-1, keepdims=True) + 1e-3)
@@ -151,6 +166,7 @@ class BadgeFinder:
         flat_gradient: float = 0.03,
         neutral_fit: bool = True,
         emblem_fits: int = 0,
+        neutral_level_band: float = 0.0,
     ):
         self.badges = badges
         self.tolerance = tolerance  # L1 distance in chromaticity (casts move it by up to ~0.1)
@@ -168,6 +184,9 @@ class BadgeFinder:
         self.flat_gradient = flat_gradient  # gradient / brightness below which a pixel is flat
         self.neutral_fit = neutral_fit  # whether neutral patches get the outline fit too (~5 ms each)
         self.emblem_fits = emblem_fits  # > 0: holes per coloured patch that also place the card as its emblem
+        # > 0: a white or grey patch's holes are looked for among its pixels within this share of the
+        # patch's median brightness (its white emblem is flat and grey too: no hole in `near`)
+        self.neutral_level_band = neutral_level_band
         # each badge's field mask at that size, padded, and its card -> template transform (made once)
         self._templates = {b.card: _fit_template(b, fit_scale) for b in badges} if fit_scale > 0 else {}
         self.fields: dict[int, np.ndarray] = {}  # the last call's field pixels per searched badge (one per badge)
@@ -210,12 +229,19 @@ class BadgeFinder:
                 quads = self._quads(near, self.neutral_patches, _NEUTRAL_JOIN_PX, self.neutral[badge.card])
             else:
                 quads = self._quads(near, 1, self.join_px)
-            emblem_quads = self._emblem_quads(near, badge) if self.emblem_fits and quads and badge.emblem else []
+            inside = np.zeros_like(near)
+            for quad in quads:
+                cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
             if quads:  # the field's pixels on the patches found (not a background of its colour)
-                inside = np.zeros_like(near)
-                for quad in quads:
-                    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
                 self.fields[badge.card] = near & inside
+            emblem_quads: list[list[np.ndarray]] = []
+            if self.emblem_fits and quads and badge.emblem:
+                by_level = badge.card in self.neutral and self.neutral_level_band > 0
+                if by_level:  # (a flat grey room has many holes: only a placement that fits well)
+                    holed = _level_split(near, inside, small_f, self.neutral_level_band)
+                    emblem_quads = self._emblem_quads(holed, badge, _NEUTRAL_EMBLEM_MIN_SCORE)
+                else:
+                    emblem_quads = self._emblem_quads(near, badge)
             fit = self.fit_scale > 0 and (self.neutral_fit or badge.card not in self.neutral)
             for quad in quads:
                 quad = quad * 2.0 + 0.5  # back to full-frame pixels
@@ -233,7 +259,9 @@ class BadgeFinder:
                     out.append((badge.card, cv2.getPerspectiveTransform(field.astype(np.float32), badge.field)))
         return out
 
-    def _emblem_quads(self, near: np.ndarray, badge: BadgeColour) -> list[list[np.ndarray]]:
+    def _emblem_quads(
+        self, near: np.ndarray, badge: BadgeColour, min_score: float = _EMBLEM_MIN_SCORE
+    ) -> list[list[np.ndarray]]:
         """Where the card's corners would be (half-size frame) if a hole in the field's patch were
         its emblem: `_EMBLEM_PLACEMENTS` placements (the best-fitting rotations) for each of the
         `emblem_fits` best-fitting of its largest holes.
@@ -275,7 +303,7 @@ class BadgeFinder:
             seen = near[np.clip(px[..., 1], 0, hgt - 1), np.clip(px[..., 0], 0, wid - 1)] > 0
             score = _placement_score(seen, inside, emblem.kind)
             best = _distinct_peaks(score, _EMBLEM_PLACEMENTS, _EMBLEM_APART_DEG // _EMBLEM_STEP_DEG)
-            if score[best[0]] >= _EMBLEM_MIN_SCORE:
+            if score[best[0]] >= min_score:
                 fits.append((float(score[best[0]]), [(mean + box @ maps[a].T).astype(np.float32) for a in best]))
         fits.sort(key=lambda f: -f[0])  # a background speckle can be a larger hole than the emblem
         return [quads for _, quads in fits[: self.emblem_fits]]
@@ -431,6 +459,18 @@ def added_light(small: np.ndarray, field: np.ndarray, min_excess: float, sigma: 
     den = cv2.GaussianBlur((grey | on).astype(np.float32), (0, 0), sigma)
     light = np.where(den > 0.05, num / np.maximum(den, 1e-6), 0.0)
     return np.where(inside, light, 0.0).astype(np.float32)
+
+
+def _level_split(near: np.ndarray, inside: np.ndarray, small: np.ndarray, band: float) -> np.ndarray:
+    """A white or grey patch's pixels (`near`) within `band` of the median brightness of those
+    inside its quads (the field's, which is most of them): a white emblem or a white ceiling
+    beside a grey card leaves it, so the emblem is a hole again."""
+    grey = small.sum(axis=2)
+    on = (near & inside).astype(bool)
+    if np.count_nonzero(on) < 50:
+        return near
+    mid = float(np.median(grey[on]))
+    return near & (np.abs(grey - np.float32(mid)) <= np.float32(band * mid)).astype(np.uint8)
 
 
 def _fit_template(badge: BadgeColour, scale: float) -> tuple[np.ndarray, np.ndarray]:

@@ -40,8 +40,10 @@ from device.hardware.vision.badge_finder import (
     MIN_FIELD_SHARE,
     BadgeColour,
     BadgeFinder,
+    Emblem,
     added_light,
     chromaticity,
+    emblem_of_field,
     field_colours,
     shadow_light,
 )
@@ -141,6 +143,8 @@ class Thresholds:
     # of the deck's median card (one with more has its features too; the looks cost most of its search)
     badge_skip_cardlike: bool = True  # no badge search when a card-like face of a card the finder does not
     # look for was already found (speed: unenrolled illustrated cards; stop 38)
+    badge_neutral_emblem: float = 0.25  # > 0: white and grey plain cards are placed by their emblem too,
+    # a hole among their patch's pixels within this share of its median brightness (stop 53; 0: off)
     badge_emblem_fits: int = 1  # > 0: this many holes in a coloured field also place the card as its emblem
     badge_fit_scale: float = 0.5  # fit the field's outline to the frame's field pixels (ECC at this share
     # of thumbnail size; 0: off): a badge running off the frame's edge has a wrong patch outline
@@ -325,6 +329,8 @@ class Identifier:
             and np.abs(b.chroma - 1 / 3).sum() < self.t.badge_min_chroma
             and len(self._card_rows[b.card]) < few
         ]
+        if self.t.badge_neutral_emblem > 0:  # their emblems, measured by level (stop 53)
+            neutral = [replace(b, emblem=self._neutral_emblem(b)) for b in neutral]
         self._badge_finder = BadgeFinder(
             badges + neutral,
             seek_radius=self.t.badge_seek,
@@ -335,6 +341,7 @@ class Identifier:
             flat_gradient=self.t.badge_flat_gradient,
             neutral_fit=self.t.badge_neutral_fit,
             emblem_fits=self.t.badge_emblem_fits,
+            neutral_level_band=self.t.badge_neutral_emblem,
         )
         few_relit = self.t.badge_relight_neutral_features * median_rows  # (which of them get second looks)
         self._relit_neutral = {b.card for b in neutral if len(self._card_rows[b.card]) < few_relit}
@@ -452,6 +459,13 @@ class Identifier:
             return None
         w = np.median(face[wm], axis=0)
         return _PlainLayout(fm, nm, wm, _hue_of(f, w), _level_of(f, w), chroma, neutral=True)
+
+    def _neutral_emblem(self, b: BadgeColour) -> Emblem | None:
+        """A white or grey plain card's emblem, as a hole in its field measured by level (its
+        unshaded face within 60 levels of the field colour, as its layout is): by chromaticity a
+        white emblem is field too, so the card had none and was never placed by it."""
+        face = _unshaded(self._thumbs_f[b.card], b.mask > 0, self.t.plain_unshade_refits, self.t.plain_unshade_band)
+        return emblem_of_field(np.abs(face - b.bgr.astype(np.float32)).sum(axis=2) < 60)
 
     def _neutral_max_solidity(self, card: int) -> float:
         """How solid a white or grey plain card's flat patch can look at most: its emblem (the
