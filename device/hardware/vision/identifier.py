@@ -193,8 +193,6 @@ class Thresholds:
     plain_unshade: bool = True  # an enrolled plain card's shading is taken out before its layout is measured
     plain_unshade_refits: int = 2  # ... fitted again this often on the field pixels near the last fit: a white
     # emblem on a grey field has the field's chromaticity, not its level (stop 52; 0: one fit, as before)
-    plain_unshade_band: float = 0.15  # > 0: ... the first fit on the field pixels within this share of their
-    # median level (stop 53: a large white disc on a grey field bent the first fit past the refits' reach)
     plain_layout_grey_light: bool = True  # the layout is also measured blind to grey light added or taken
     # away (a lamp's reflection, a shadow over the white), and the smaller of the two counts
     plain_ink: str = "all"  # which plain cards with no white beside their field are judged against their
@@ -385,7 +383,7 @@ class Identifier:
         out: dict[int, _PlainLayout] = {}
         for p in fields:
             face = (
-                _unshaded(self._thumbs_f[p.card], p.mask > 0, self.t.plain_unshade_refits, self.t.plain_unshade_band)
+                _unshaded(self._thumbs_f[p.card], p.mask > 0, self.t.plain_unshade_refits)
                 if self.t.plain_unshade
                 else self._thumbs_f[p.card]
             )
@@ -464,7 +462,7 @@ class Identifier:
         """A white or grey plain card's emblem, as a hole in its field measured by level (its
         unshaded face within 60 levels of the field colour, as its layout is): by chromaticity a
         white emblem is field too, so the card had none and was never placed by it."""
-        face = _unshaded(self._thumbs_f[b.card], b.mask > 0, self.t.plain_unshade_refits, self.t.plain_unshade_band)
+        face = _unshaded(self._thumbs_f[b.card], b.mask > 0, self.t.plain_unshade_refits)
         return emblem_of_field(np.abs(face - b.bgr.astype(np.float32)).sum(axis=2) < 60)
 
     def _neutral_max_solidity(self, card: int) -> float:
@@ -1611,16 +1609,13 @@ class _PlainLayout:
     neutral: bool = False  # the field is white or grey (chroma within `badge_min_chroma` of grey)
 
 
-def _unshaded(face: np.ndarray, field: np.ndarray, refits: int = 0, band: float = 0.0) -> np.ndarray:
+def _unshaded(face: np.ndarray, field: np.ndarray, refits: int = 0) -> np.ndarray:
     """An enrolled face with the lamp's shading taken out: a photo's field can darken towards one
     side by 10-20%, and measured flat it then no longer counted as one field, so the card lost its
     plain evidence. The field's brightness (its pixels found by chromaticity, which shading does
     not move) is fitted by a quadratic in x and y, and the face divided by it over its mean. A flat
     scan's fit is constant: its face is unchanged. With `refits`, the fit is made again on the
-    pixels near the last one only (a grey field's white emblem has its chromaticity too). With
-    `band`, the first fit is made only on the pixels within that share of the median level (the
-    field is most of the face, so the median is field): a large white emblem on a grey field
-    bent even the first fit so far that no refit found the field again (stop 53)."""
+    pixels near the last one only (a grey field's white emblem has its chromaticity too)."""
     h, w = field.shape
     ys, xs = np.nonzero(field)
     if len(xs) < 50:
@@ -1628,11 +1623,7 @@ def _unshaded(face: np.ndarray, field: np.ndarray, refits: int = 0, band: float 
     level = face[ys, xs].mean(axis=1).astype(np.float64)
     terms = _quadratic_terms(xs / w - 0.5, ys / h - 0.5)
     keep = np.ones(len(level), bool)
-    if band > 0:
-        mid = float(np.median(level))
-        near_mid = np.abs(level - mid) <= max(_UNSHADE_KEEP_LEVELS, band * mid)
-        keep = near_mid if near_mid.sum() >= 50 else keep
-    coef, *_ = np.linalg.lstsq(terms[keep], level[keep], rcond=None)
+    coef, *_ = np.linalg.lstsq(terms, level, rcond=None)
     for _ in range(refits):
         # A white emblem on a grey field has the field's chromaticity but not its level: it is
         # dropped (far off the fit), or it bends the surface and the field no longer looks flat.
