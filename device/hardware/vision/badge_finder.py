@@ -37,8 +37,9 @@ _EMBLEM_HOLES = 6  # the largest holes of a field that are tried as its emblem
 _EMBLEM_MIN_IN_VIEW = 0.3  # an emblem fit must put this share of the face's points in the frame
 _EMBLEM_MIN_KIND = 8  # points of a kind (field, mark, outside) in view for that kind to count
 _EMBLEM_MIN_SCORE = 0.65  # an emblem fit scoring less is not returned (tuning: most empty patches' holes)
-_NEUTRAL_EMBLEM_MIN_SCORE = 0.85  # ... for a white or grey field (stop 53, probe tuning frames: placements
-# within 15 px of the card scored 0.71-0.99, median 0.92; those on empty frames median 0.73, 90th percentile 0.80)
+_NEUTRAL_EMBLEM_MIN_SCORE = 0.85  # ... for a white or grey field (stop 53, probe tuning frames, measured with the
+# since reverted first-fit band on: placements within 15 px of the card scored 0.71-0.99, median 0.92; those on
+# empty frames median 0.73, 90th percentile 0.80)
 _EMBLEM_GRID = 3  # thumbnail px between the scored points
 _EMBLEM_PAD = 10  # thumbnail px: the band outside the card whose points are scored too
 _FIELD, _MARK, _OUTSIDE = 0, 1, 2
