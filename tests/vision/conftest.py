@@ -12,9 +12,9 @@ import cv2
 import numpy as np
 import pytest
 
-from device.hardware.vision import decks
+from device.hardware.vision import captures, decks
 from device.hardware.vision.card_art import render_card
-from device.hardware.vision.identifier import Identifier
+from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import ReferenceSet, build_reference_set
 
 cv2.setNumThreads(1)
@@ -38,6 +38,30 @@ def foreign_refs() -> ReferenceSet:
 def text_refs() -> ReferenceSet:
     """The text-frame tuning deck (one shared frame, near-twins, plain cards), enrolled from its renders."""
     return build_reference_set(decks.TEXT_FRAME_DECK, faces(decks.TEXT_FRAME_DECK, decks.text_frame_deck()))
+
+
+@pytest.fixture(scope="session")
+def probe_refs() -> ReferenceSet:
+    """The plain-probe tuning deck (plain designs drawn at random), enrolled from its renders."""
+    deck = decks.PLAIN_PROBE_DECK
+    return build_reference_set(deck, faces(deck, decks.plain_probe_deck()))
+
+
+@pytest.fixture(scope="session")
+def probe_identifier(probe_refs: ReferenceSet) -> Identifier:
+    """The plain-probe deck's identifier with today's settings (uncalibrated)."""
+    return Identifier([probe_refs], Thresholds())
+
+
+@pytest.fixture(scope="session")
+def probe_frame():
+    """A medium frame of a plain-probe card: odd seeds on a ceiling, even ones on a table."""
+
+    def frame(card: str, seed: int) -> np.ndarray:
+        style = "ceiling" if seed % 2 else "table"
+        return captures.single_frame(render_card(decks.PLAIN_PROBE_DECK, card), seed, "medium", style)
+
+    return frame
 
 
 @pytest.fixture(scope="session")

@@ -11,34 +11,23 @@ import cv2
 import numpy as np
 import pytest
 
-from device.hardware.vision import captures, decks
+from device.hardware.vision import decks
 from device.hardware.vision.badge_finder import _level_split
 from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier, Thresholds
-from device.hardware.vision.references import build_reference_set
 
 DECK = decks.PLAIN_PROBE_DECK
 NEUTRAL_WITH_WHITE_EMBLEM = ("field-05", "field-09", "field-13", "field-15")
 
 
 @pytest.fixture(scope="module")
-def refs():
-    return build_reference_set(DECK, {c: [render_card(DECK, c)] for c in decks.plain_probe_deck()})
+def new(probe_identifier: Identifier) -> Identifier:
+    return probe_identifier
 
 
 @pytest.fixture(scope="module")
-def new(refs) -> Identifier:
-    return Identifier([refs], Thresholds())
-
-
-@pytest.fixture(scope="module")
-def before(refs) -> Identifier:
-    return Identifier([refs], Thresholds(badge_neutral_emblem=0.0))
-
-
-def _frame(card: str, seed: int) -> np.ndarray:
-    style = "ceiling" if seed % 2 else "table"
-    return captures.single_frame(render_card(DECK, card), seed, "medium", style)
+def before(probe_refs) -> Identifier:
+    return Identifier([probe_refs], Thresholds(badge_neutral_emblem=0.0))
 
 
 def _badge(ident: Identifier, card: str):
@@ -70,18 +59,20 @@ def test_a_white_emblem_is_a_hole_among_the_field_level_pixels() -> None:
 @pytest.mark.parametrize(
     ("card", "seeds"), [("field-09", (63014, 63039)), ("field-13", (63025, 63037)), ("field-15", (63013, 63023))]
 )
-def test_grey_cards_are_named_when_placed_by_their_emblem(new, before, card: str, seeds: tuple[int, ...]) -> None:
+def test_grey_cards_are_named_when_placed_by_their_emblem(
+    probe_frame, new, before, card: str, seeds: tuple[int, ...]
+) -> None:
     for seed in seeds:
-        frame = _frame(card, seed)
+        frame = probe_frame(card, seed)
         assert not before.identify(frame).is_match
         r = new.identify(frame)
         assert r.is_match and r.card == card, (seed, r)
 
 
 @pytest.mark.xfail(strict=True, reason="known: two greys with a white cross, levels 0.16 apart in log (stop 53)")
-def test_a_grey_card_is_not_named_as_its_rival_of_another_level(new) -> None:
+def test_a_grey_card_is_not_named_as_its_rival_of_another_level(probe_frame, new) -> None:
     """field-10 (darker grey, a light border) on a table frame whose tone makes its level pass as
     field-09's: field-09's emblem placement passes every check and field-10's fit aligned from it
     does not, so the rival contest names field-09. Without the emblem placements nothing is named."""
-    r = new.identify(_frame("field-10", 63036))
+    r = new.identify(probe_frame("field-10", 63036))
     assert not (r.is_match and r.card == "field-09")

@@ -13,27 +13,21 @@ import pytest
 from device.hardware.vision import captures, decks
 from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier, Thresholds, _colour_error, _PlainLayout, _unshaded
-from device.hardware.vision.references import build_reference_set
 
 DECK = decks.PLAIN_PROBE_DECK
 
 
 @pytest.fixture(scope="module")
-def refs():
-    return build_reference_set(DECK, {c: [render_card(DECK, c)] for c in decks.plain_probe_deck()})
+def new(probe_identifier: Identifier) -> Identifier:
+    return probe_identifier
 
 
 @pytest.fixture(scope="module")
-def new(refs) -> Identifier:
-    return Identifier([refs], Thresholds())
-
-
-@pytest.fixture(scope="module")
-def without(refs) -> dict[str, Identifier]:
+def without(probe_refs) -> dict[str, Identifier]:
     """The identifier without each step (its setting as before stop 52)."""
     settings = {"unshade": {"plain_unshade_refits": 0}, "slack": {"neutral_level_slack": -1.0},
                 "rivals": {"plain_rival_fits": False}}  # fmt: skip
-    return {step: Identifier([refs], Thresholds(**kw)) for step, kw in settings.items()}  # type: ignore[arg-type]
+    return {step: Identifier([probe_refs], Thresholds(**kw)) for step, kw in settings.items()}  # type: ignore[arg-type]
 
 
 def _frame(card: str, seed: int) -> np.ndarray:
