@@ -382,11 +382,7 @@ class Identifier:
         its field, its other parts and its white, measured on its own face (see _plain_evidence)."""
         out: dict[int, _PlainLayout] = {}
         for p in fields:
-            face = (
-                _unshaded(self._thumbs_f[p.card], p.mask > 0, self.t.plain_unshade_refits)
-                if self.t.plain_unshade
-                else self._thumbs_f[p.card]
-            )
+            face = self._plain_face(p)
             dist = np.abs(face - p.bgr.astype(np.float32)).sum(axis=2)
             fm = cv2.erode((dist < 60).astype(np.uint8), _K5).astype(bool) & self._inner
             nm, wm = self._other_and_white(face, dist > 120)
@@ -462,8 +458,12 @@ class Identifier:
         """A white or grey plain card's emblem, as a hole in its field measured by level (its
         unshaded face within 60 levels of the field colour, as its layout is): by chromaticity a
         white emblem is field too, so the card had none and was never placed by it."""
-        face = _unshaded(self._thumbs_f[b.card], b.mask > 0, self.t.plain_unshade_refits)
-        return emblem_of_field(np.abs(face - b.bgr.astype(np.float32)).sum(axis=2) < 60)
+        return emblem_of_field(np.abs(self._plain_face(b) - b.bgr.astype(np.float32)).sum(axis=2) < 60)
+
+    def _plain_face(self, b: BadgeColour) -> np.ndarray:
+        """A plain card's enrolled face as its layout and emblem are measured on: unshaded."""
+        face = self._thumbs_f[b.card]
+        return _unshaded(face, b.mask > 0, self.t.plain_unshade_refits) if self.t.plain_unshade else face
 
     def _neutral_max_solidity(self, card: int) -> float:
         """How solid a white or grey plain card's flat patch can look at most: its emblem (the
