@@ -61,10 +61,28 @@ def enrolled(deck: str, data_dir: Path, fresh: bool = False, strictness: float |
     return Identifier([refs], t)
 
 
+def with_offset(frame: np.ndarray, seed: int, offset: tuple[float, float] | None) -> np.ndarray:
+    """The frame with one brightness offset added to every pixel, drawn from [lo, hi] by the
+    frame's seed (None: unchanged). A camera whose tone curve crushes its blacks (or a haze
+    that lifts them) shifts every level by about the same amount; the own capture model has
+    gains and a gamma but no offset (stop 54)."""
+    if offset is None:
+        return frame
+    b = np.random.default_rng((seed, 54)).uniform(*offset)
+    return np.clip(frame.astype(np.float32) + np.float32(b), 0, 255).astype(np.uint8)
+
+
 def measure(
-    ident: Identifier, deck: str, frames: int, difficulties: tuple[str, ...], seed: int, style: str = "ceiling"
+    ident: Identifier,
+    deck: str,
+    frames: int,
+    difficulties: tuple[str, ...],
+    seed: int,
+    style: str = "ceiling",
+    offset: tuple[float, float] | None = None,
 ) -> dict[str, Any]:
-    """Single-frame figures on tuning seeds (seed + i, all below EVAL_SEED_BASE)."""
+    """Single-frame figures on tuning seeds (seed + i, all below EVAL_SEED_BASE); every frame,
+    negatives included, with a brightness offset drawn from `offset` when given."""
     assert seed + 100_000 < EVAL_SEED_BASE
     cards = decks.card_ids_for(deck) or []
     faces = {c: render_card(deck, c) for c in cards}
@@ -77,7 +95,8 @@ def measure(
         by_prefix: dict[str, list[int]] = {}  # frames and right answers per card-id prefix (its kind)
         for i in range(frames):
             card = cards[(i * 7 + d_i) % len(cards)]
-            frame = captures.single_frame(faces[card], seed + d_i * 10_000 + i, diff, style)
+            s = seed + d_i * 10_000 + i
+            frame = with_offset(captures.single_frame(faces[card], s, diff, style), s, offset)
             c = time.thread_time()
             r = ident.identify(frame)
             cpu.append((time.thread_time() - c) * 1000)
@@ -109,12 +128,14 @@ def measure(
     for i in range(negs):
         if unenrolled and i % 2 == 0:
             name, face = unenrolled[(i // 2) % len(unenrolled)]
-            r = ident.identify(captures.single_frame(face, seed + 50_000 + i, "medium", style))
+            s = seed + 50_000 + i
+            r = ident.identify(with_offset(captures.single_frame(face, s, "medium", style), s, offset))
             fa_card += r.is_match
             if r.is_match:
                 fa_examples.append(f"{name}->{r.card}")
         else:
-            frame = captures.single_frame(None, seed + 50_000 + i, "medium", style)
+            s = seed + 50_000 + i
+            frame = with_offset(captures.single_frame(None, s, "medium", style), s, offset)
             c = time.thread_time()
             fa_empty += ident.identify(frame).is_match
             cpu_empty.append((time.thread_time() - c) * 1000)
@@ -139,6 +160,9 @@ def main(argv: list[str]) -> int:
     p.add_argument("--fresh", action="store_true", help="enroll again")
     p.add_argument("--json", action="store_true")
     p.add_argument("--strictness", type=float, help="judge at this strictness, not the calibrated one")
+    p.add_argument(
+        "--offset", type=float, nargs=2, metavar=("LO", "HI"), help="a brightness offset from [LO, HI] on every frame"
+    )
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a Thresholds field (trials)")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
@@ -151,14 +175,16 @@ def main(argv: list[str]) -> int:
         identifier.Thresholds = functools.partial(identifier.Thresholds, **overrides)  # type: ignore[misc]
     ident = enrolled(args.deck, args.data_dir, args.fresh, args.strictness)
     diffs = tuple(args.difficulty or ("medium", "hard"))
+    offset = (args.offset[0], args.offset[1]) if args.offset else None
     result = {
         "deck": args.deck,
         "set": args.set,
         "strictness": args.strictness,
         "style": args.style,
+        "offset": args.offset,
         "seeds": "tuning",
         "calibration": load(args.data_dir, args.deck).calibration,
-        **measure(ident, args.deck, args.frames, diffs, args.seed, args.style),
+        **measure(ident, args.deck, args.frames, diffs, args.seed, args.style, offset),
     }
     print(json.dumps(result, sort_keys=True) if args.json else json.dumps(result, indent=1, sort_keys=True))
     return 0
