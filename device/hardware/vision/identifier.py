@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -65,6 +66,8 @@ from device.hardware.vision.references import (
 _BIG = 1 << 20
 _VIEW_SLOTS = 5  # a frame's views kept during one identify(): half size, grey, and its B, G and R channels
 PLAIN_INK_CHOICES = ("all", "neutral", "off")  # Thresholds.plain_ink
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,9 @@ class Thresholds:
     # grey hue is noise: at its clip it passed a slate field as a grey one), and its level over its white may
     # differ from the enrolled one by this share of it (stop 52: 0.1 passed a grey of 160 as one of 130 with the
     # same emblem; 0 is the gamma of 1 an exactly grey hue always had); < 0: fitted to the hue, before stop 52
+    crushed_share: float = 0.02  # > 0: a frame that named nothing and has at least this share of its
+    # pixels at 0 in some channel (crushed blacks; own captures: at most 0.018) is identified again ...
+    crushed_lifts: tuple[int, ...] = (25, 50)  # ... lifted by these many levels in turn, until one names a card
     plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's hue check
     # within this many times its bar, at any level, are its rivals: a fit naming it must beat each in a duel
     plain_rival_fits: bool = True  # a badge fit naming a card with plain rivals is weighed against the rivals
@@ -343,6 +349,7 @@ class Identifier:
         )
         few_relit = self.t.badge_relight_neutral_features * median_rows  # (which of them get second looks)
         self._relit_neutral = {b.card for b in neutral if len(self._card_rows[b.card]) < few_relit}
+        self._coloured_badges = {b.card for b in self._badge_finder.badges} - set(self._badge_finder.neutral)
         self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
         self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
         self._badge_channel = {b.card: self._contrast_channel(b.card) for b in self._badge_finder.badges}
@@ -537,13 +544,38 @@ class Identifier:
         if frame.ndim not in (2, 3) or min(frame.shape[:2]) < 32:
             return Identification("none")  # too small to show a card (a 1x1 file, a thumbnail)
         frame = _camera_size(frame)
+        result = self._per_frame(self._identify, frame)
+        if result.status != "none" or self.t.crushed_share <= 0 or _crushed_share(frame) < self.t.crushed_share:
+            return result
+        # Crushed blacks: a camera whose tone curve shifts every level down (a contrast curve, a
+        # brightness setting) clips the dark part of the frame to 0 and moves every plain field's
+        # colour away from its own. Lifted back by a guessed offset, the colours are near their own
+        # again; art cards are found by their corners either way (stop 54).
+        for lift in self.t.crushed_lifts:
+            lifted = self._per_frame(self._badge_lifted, cv2.add(frame, np.full_like(frame, lift)))
+            if lifted is not None:
+                return lifted
+        return result
+
+    def _per_frame(self, look: Callable[[np.ndarray], _T], frame: np.ndarray) -> _T:
+        """`look(frame)` with the per-frame caches fresh before and cleared after."""
         self._views_of, self._in_identify = None, True  # a camera may reuse one buffer: nothing carries over
         self._dense_feats, self._rescued = None, None
         try:
-            return self._identify(frame)
+            return look(frame)
         finally:
             self._views_of, self._views_cache, self._in_identify = None, [None] * _VIEW_SLOTS, False
             self._dense_feats, self._rescued = None, None
+
+    def _badge_lifted(self, lifted: np.ndarray) -> Identification | None:
+        """The coloured badges searched for on a frame lifted out of its crushed blacks: a second
+        chance, so named only with a field colour error under `badge_deshadow_colour` of the
+        plain-card bar, as the other second looks are (`_badge_again`). Not white and grey
+        fields: a guessed lift moves a grey's level to another grey's."""
+        if not self._coloured_badges:
+            return None
+        clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
+        return self._judge_badge_fits(lifted, self._badge_orientations(lifted, only=self._coloured_badges), clean)
 
     def _identify(self, frame: np.ndarray) -> Identification:
         feats = self.extractor.frame(self._grey_view(frame))  # one grey view for every ORB pass and ECC
@@ -1695,6 +1727,13 @@ def _without_grey(x: np.ndarray) -> np.ndarray:
 
 
 _MIN_SPAN = 300.0  # field to white, squared BGR (or hue) distance: below it a plain card has no layout to judge
+
+
+def _crushed_share(frame: np.ndarray) -> float:
+    """The share of a frame's pixels (every 4th row and column) with some channel at 0."""
+    sample = frame[::4, ::4]
+    darkest = sample.min(axis=2) if sample.ndim == 3 else sample
+    return float(np.count_nonzero(darkest == 0)) / darkest.size
 
 
 def _colour_error(v: np.ndarray, level: float, lay: _PlainLayout, t: Thresholds) -> tuple[float, float]:
