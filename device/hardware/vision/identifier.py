@@ -15,7 +15,8 @@ Pipeline (one frame; docs/vision.md has the reasons and measurements):
    whole visible face must fit too. Per-channel correlation ignores light level and colour casts;
    saturated glare pixels are left out.
 6. When no feature fit is accepted, coloured team badges are looked for by their field colour
-   (badge_finder.py) and judged by the same checks.
+   (badge_finder.py) and judged by the same checks; in a frame whose blacks are crushed (a tone
+   curve that shifts every level down), once more on the frame lifted back.
 7. A plain-field card (one colour over half its face) must also show its own field colour,
    against its own white, and its own emblem: a flat field correlates with any flat field, so
    the duels alone named unenrolled plain cards (_plain_evidence).
@@ -187,9 +188,10 @@ class Thresholds:
     # grey hue is noise: at its clip it passed a slate field as a grey one), and its level over its white may
     # differ from the enrolled one by this share of it (stop 52: 0.1 passed a grey of 160 as one of 130 with the
     # same emblem; 0 is the gamma of 1 an exactly grey hue always had); < 0: fitted to the hue, before stop 52
-    crushed_share: float = 0.02  # > 0: a frame that named nothing and has at least this share of its
-    # pixels at 0 in some channel (crushed blacks; own captures: at most 0.018) is identified again ...
-    crushed_lifts: tuple[int, ...] = (25, 50)  # ... lifted by these many levels in turn, until one names a card
+    crushed_share: float = 0.02  # > 0: a frame that named nothing and has at least this share of its pixels
+    # at 0 in some channel (crushed blacks; clean tuning frames: 1-5 in 100 above it) has its coloured badges
+    # searched again (stop 54; 0: off) ...
+    crushed_lifts: tuple[int, ...] = (25, 50)  # ... on the frame lifted by these many levels in turn
     plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's hue check
     # within this many times its bar, at any level, are its rivals: a fit naming it must beat each in a duel
     plain_rival_fits: bool = True  # a badge fit naming a card with plain rivals is weighed against the rivals
