@@ -109,12 +109,19 @@ def emblem_of_field(mask: np.ndarray) -> Emblem | None:
     the largest hole in its largest patch. A white or grey field's chromaticity mask has no
     hole where a white emblem is (white shares a grey's chromaticity); the caller measures such
     a field by its level instead (stop 53)."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    mask = mask.astype(np.uint8)
+    box = _largest_patch(mask)
+    return None if box is None else _emblem_of(mask, box)
+
+
+def _largest_patch(mask: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The bounding box (x, y, w, h) of a uint8 mask's largest connected patch, or None."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
     if n < 2:
         return None
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     x, y, w, h = (int(v) for v in stats[k, :4])
-    return _emblem_of(mask.astype(np.uint8), (x, y, w, h))
+    return x, y, w, h
 
 
 def chromaticity(bgr: np.ndarray) -> np.ndarray:
@@ -137,14 +144,13 @@ def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_
         mask = (np.abs(own - chroma.astype(np.float32)).sum(axis=2) <= _FIELD_TOLERANCE).astype(np.uint8)
         if mask.mean() < min_share:
             continue
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask)
-        if n < 2:
+        box = _largest_patch(mask)
+        if box is None:
             continue
-        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        x, y, w, h = (int(v) for v in stats[k, :4])
+        x, y, w, h = box
         s = 1.0 / THUMB_SCALE
         quad = np.float32([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]) * np.float32(s)
-        emblem = _emblem_of(mask, (x, y, w, h))
+        emblem = _emblem_of(mask, box)
         out.append(BadgeColour(i, chroma, quad, field, mask.astype(np.float32), emblem))
     return out
 

@@ -576,8 +576,8 @@ class Identifier:
         fields: a guessed lift moves a grey's level to another grey's."""
         if not self._coloured_badges:
             return None
-        clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
-        return self._judge_badge_fits(lifted, self._badge_orientations(lifted, only=self._coloured_badges), clean)
+        found = self._badge_orientations(lifted, only=self._coloured_badges)
+        return self._judge_badge_fits(lifted, found, self._second_look_colour())
 
     def _identify(self, frame: np.ndarray) -> Identification:
         feats = self.extractor.frame(self._grey_view(frame))  # one grey view for every ORB pass and ECC
@@ -806,8 +806,13 @@ class Identifier:
         """One badge searched for and judged again on a frame with its light corrected (a second
         look): named only with a field colour error under `badge_deshadow_colour` of the plain-card
         bar, since a second chance lets more of the colours near an enrolled one through."""
-        clean = self.t.badge_deshadow_colour * self.t.max_plain_colour
-        return self._judge_badge_fits(corrected, self._badge_orientations(corrected, only={card}), clean)
+        found = self._badge_orientations(corrected, only={card})
+        return self._judge_badge_fits(corrected, found, self._second_look_colour())
+
+    def _second_look_colour(self) -> float:
+        """The field colour error a badge named on a second look (a corrected or lifted frame) may
+        have: `badge_deshadow_colour` of the plain-card bar."""
+        return self.t.badge_deshadow_colour * self.t.max_plain_colour
 
     def _judge_badge_fits(
         self,

@@ -84,6 +84,10 @@ def measure(
     """Single-frame figures on tuning seeds (seed + i, all below EVAL_SEED_BASE); every frame,
     negatives included, with a brightness offset drawn from `offset` when given."""
     assert seed + 100_000 < EVAL_SEED_BASE
+
+    def frame_of(face: np.ndarray | None, s: int, diff: str) -> np.ndarray:
+        return with_offset(captures.single_frame(face, s, diff, style), s, offset)
+
     cards = decks.card_ids_for(deck) or []
     faces = {c: render_card(deck, c) for c in cards}
     out: dict[str, Any] = {}
@@ -95,8 +99,7 @@ def measure(
         by_prefix: dict[str, list[int]] = {}  # frames and right answers per card-id prefix (its kind)
         for i in range(frames):
             card = cards[(i * 7 + d_i) % len(cards)]
-            s = seed + d_i * 10_000 + i
-            frame = with_offset(captures.single_frame(faces[card], s, diff, style), s, offset)
+            frame = frame_of(faces[card], seed + d_i * 10_000 + i, diff)
             c = time.thread_time()
             r = ident.identify(frame)
             cpu.append((time.thread_time() - c) * 1000)
@@ -128,14 +131,12 @@ def measure(
     for i in range(negs):
         if unenrolled and i % 2 == 0:
             name, face = unenrolled[(i // 2) % len(unenrolled)]
-            s = seed + 50_000 + i
-            r = ident.identify(with_offset(captures.single_frame(face, s, "medium", style), s, offset))
+            r = ident.identify(frame_of(face, seed + 50_000 + i, "medium"))
             fa_card += r.is_match
             if r.is_match:
                 fa_examples.append(f"{name}->{r.card}")
         else:
-            s = seed + 50_000 + i
-            frame = with_offset(captures.single_frame(None, s, "medium", style), s, offset)
+            frame = frame_of(None, seed + 50_000 + i, "medium")
             c = time.thread_time()
             fa_empty += ident.identify(frame).is_match
             cpu_empty.append((time.thread_time() - c) * 1000)
