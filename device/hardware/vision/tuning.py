@@ -61,15 +61,20 @@ def enrolled(deck: str, data_dir: Path, fresh: bool = False, strictness: float |
     return Identifier([refs], t)
 
 
-def with_offset(frame: np.ndarray, seed: int, offset: tuple[float, float] | None) -> np.ndarray:
-    """The frame with one brightness offset added to every pixel, drawn from [lo, hi] by the
-    frame's seed (None: unchanged). A camera whose tone curve crushes its blacks (or a haze
-    that lifts them) shifts every level by about the same amount; the own capture model has
-    gains and a gamma but no offset (stop 54)."""
-    if offset is None:
+def with_offset(
+    frame: np.ndarray, seed: int, offset: tuple[float, float] | None, gain: tuple[float, float] | None = None
+) -> np.ndarray:
+    """The frame with every level scaled by one gain from `gain` (None: 1) and then one
+    brightness offset added, drawn from [lo, hi] by the frame's seed (None: unchanged). A camera
+    whose tone curve crushes its blacks (or a haze that lifts them) shifts every level by about
+    the same amount; the own capture model has gains and a gamma but no offset (stop 54). A haze
+    lowers the contrast as it lifts the blacks: a gain under 1 with a positive offset (stop 55)."""
+    if offset is None and gain is None:
         return frame
-    b = np.random.default_rng((seed, 54)).uniform(*offset)
-    return np.clip(frame.astype(np.float32) + np.float32(b), 0, 255).astype(np.uint8)
+    rng = np.random.default_rng((seed, 54))
+    b = rng.uniform(*offset) if offset is not None else 0.0
+    a = rng.uniform(*gain) if gain is not None else 1.0
+    return np.clip(frame.astype(np.float32) * np.float32(a) + np.float32(b), 0, 255).astype(np.uint8)
 
 
 def measure(
@@ -80,13 +85,15 @@ def measure(
     seed: int,
     style: str = "ceiling",
     offset: tuple[float, float] | None = None,
+    gain: tuple[float, float] | None = None,
 ) -> dict[str, Any]:
     """Single-frame figures on tuning seeds (seed + i, all below EVAL_SEED_BASE); every frame,
-    negatives included, with a brightness offset drawn from `offset` when given."""
+    negatives included, with a gain and a brightness offset drawn from `gain` and `offset` when
+    given."""
     assert seed + 100_000 < EVAL_SEED_BASE
 
     def frame_of(face: np.ndarray | None, s: int, diff: str) -> np.ndarray:
-        return with_offset(captures.single_frame(face, s, diff, style), s, offset)
+        return with_offset(captures.single_frame(face, s, diff, style), s, offset, gain)
 
     cards = decks.card_ids_for(deck) or []
     faces = {c: render_card(deck, c) for c in cards}
@@ -164,6 +171,9 @@ def main(argv: list[str]) -> int:
     p.add_argument(
         "--offset", type=float, nargs=2, metavar=("LO", "HI"), help="a brightness offset from [LO, HI] on every frame"
     )
+    p.add_argument(
+        "--gain", type=float, nargs=2, metavar=("LO", "HI"), help="every level scaled by a gain from [LO, HI] first"
+    )
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a Thresholds field (trials)")
     args = p.parse_args(argv)
     cv2.setNumThreads(1)
@@ -177,15 +187,17 @@ def main(argv: list[str]) -> int:
     ident = enrolled(args.deck, args.data_dir, args.fresh, args.strictness)
     diffs = tuple(args.difficulty or ("medium", "hard"))
     offset = (args.offset[0], args.offset[1]) if args.offset else None
+    gain = (args.gain[0], args.gain[1]) if args.gain else None
     result = {
         "deck": args.deck,
         "set": args.set,
         "strictness": args.strictness,
         "style": args.style,
         "offset": args.offset,
+        "gain": args.gain,
         "seeds": "tuning",
         "calibration": load(args.data_dir, args.deck).calibration,
-        **measure(ident, args.deck, args.frames, diffs, args.seed, args.style, offset),
+        **measure(ident, args.deck, args.frames, diffs, args.seed, args.style, offset, gain),
     }
     print(json.dumps(result, sort_keys=True) if args.json else json.dumps(result, indent=1, sort_keys=True))
     return 0
