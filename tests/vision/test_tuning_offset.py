@@ -38,3 +38,15 @@ def test_the_offset_is_drawn_from_the_seed() -> None:
     assert np.array_equal(a, with_offset(frame, 30_001, (-60.0, 40.0)))
     shifts = {int(with_offset(frame, s, (-60.0, 40.0)).astype(int)[200, 300, 0]) for s in range(30_001, 30_011)}
     assert len(shifts) > 3  # other seeds, other offsets
+
+
+def test_a_gain_scales_every_level_before_the_offset() -> None:
+    """A haze (stop 55): a contrast under 1 and lifted blacks, one of each per frame."""
+    frame = _frame()
+    out = with_offset(frame, 30_001, (10.0, 40.0), (0.7, 0.95)).astype(float)
+    rng = np.random.default_rng((30_001, 54))
+    b, a = rng.uniform(10.0, 40.0), rng.uniform(0.7, 0.95)
+    assert np.abs(out - np.clip(frame * a + b, 0, 255)).max() <= 1.0  # rounded down once
+    assert out.min() >= 10 and out.max() <= 0.95 * 255 + 40 + 1
+    gained = with_offset(frame, 30_001, None, (0.7, 0.95)).astype(float)
+    assert np.abs(gained - frame * np.random.default_rng((30_001, 54)).uniform(0.7, 0.95)).max() <= 1.0
