@@ -1751,19 +1751,22 @@ def _without_grey(x: np.ndarray) -> np.ndarray:
 _MIN_SPAN = 300.0  # field to white, squared BGR (or hue) distance: below it a plain card has no layout to judge
 
 
+def _darkest_channel(frame: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest channel, every 4th row and column (a frame's blacks, cheaply)."""
+    sample = frame[::4, ::4]
+    return sample.min(axis=2) if sample.ndim == 3 else sample
+
+
 def _crushed_share(frame: np.ndarray) -> float:
     """The share of a frame's pixels (every 4th row and column) with some channel at 0."""
-    sample = frame[::4, ::4]
-    darkest = sample.min(axis=2) if sample.ndim == 3 else sample
+    darkest = _darkest_channel(frame)
     return float(np.count_nonzero(darkest == 0)) / darkest.size
 
 
 def _black_level(frame: np.ndarray) -> int:
     """The level of a frame's darkest 1 % (every 4th row and column, each pixel's darkest
     channel): about what a haze added to every pixel, where the scene has something dark."""
-    sample = frame[::4, ::4]
-    darkest = sample.min(axis=2) if sample.ndim == 3 else sample
-    return int(np.percentile(darkest, 1))
+    return int(np.percentile(_darkest_channel(frame), 1))
 
 
 def _colour_error(v: np.ndarray, level: float, lay: _PlainLayout, t: Thresholds) -> tuple[float, float]:
