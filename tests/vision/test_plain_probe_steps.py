@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from device.hardware.vision import captures, decks
-from device.hardware.vision.card_art import render_card
 from device.hardware.vision.identifier import Identifier, Thresholds, _colour_error, _PlainLayout, _unshaded
 
 DECK = decks.PLAIN_PROBE_DECK
@@ -28,11 +27,6 @@ def without(probe_refs) -> dict[str, Identifier]:
     settings = {"unshade": {"plain_unshade_refits": 0}, "slack": {"neutral_level_slack": -1.0},
                 "rivals": {"plain_rival_fits": False}}  # fmt: skip
     return {step: Identifier([probe_refs], Thresholds(**kw)) for step, kw in settings.items()}  # type: ignore[arg-type]
-
-
-def _frame(card: str, seed: int) -> np.ndarray:
-    style = "ceiling" if seed % 2 else "table"
-    return captures.single_frame(render_card(DECK, card), seed, "medium", style)
 
 
 def _grey_card_with_white_disc(shade: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
@@ -64,10 +58,10 @@ def test_grey_cards_with_a_white_emblem_get_their_plain_layout(new, without) -> 
 
 
 @pytest.mark.parametrize(("card", "seeds"), [("field-05", (63001, 63013, 63014)), ("field-15", (63001, 63011, 63014))])
-def test_grey_cards_with_a_white_emblem_are_named(new, without, card: str, seeds: tuple[int, ...]) -> None:
+def test_grey_cards_with_a_white_emblem_are_named(probe_frame, new, without, card: str, seeds: tuple[int, ...]) -> None:
     before = without["unshade"]
     for seed in seeds:
-        frame = _frame(card, seed)
+        frame = probe_frame(card, seed)
         assert not before.identify(frame).is_match
         r = new.identify(frame)
         assert r.is_match and r.card == card, (seed, r)
@@ -86,8 +80,8 @@ def test_a_grey_fields_level_is_not_scaled_by_a_gamma_fitted_to_noise() -> None:
 
 
 @pytest.mark.parametrize("seed", [61006, 61011, 61016, 61017, 61030])
-def test_an_unenrolled_grey_card_of_another_level_is_not_named(new, without, seed: int) -> None:
-    frame = _frame("field-17", seed)  # grey 87 with a ring; the enrolled field-13 is grey 143 with one
+def test_an_unenrolled_grey_card_of_another_level_is_not_named(probe_frame, new, without, seed: int) -> None:
+    frame = probe_frame("field-17", seed)  # grey 87 with a ring; the enrolled field-13 is grey 143 with one
     old = without["slack"]
     named = old.identify(frame)
     assert named.is_match and named.card == "field-13"
@@ -95,8 +89,8 @@ def test_an_unenrolled_grey_card_of_another_level_is_not_named(new, without, see
 
 
 @pytest.mark.parametrize(("card", "seed"), [("field-10", 62015), ("field-10", 62039)])
-def test_plain_rivals_are_judged_on_their_own_fits(new, without, card: str, seed: int) -> None:
-    frame = _frame(card, seed)
+def test_plain_rivals_are_judged_on_their_own_fits(probe_frame, new, without, card: str, seed: int) -> None:
+    frame = probe_frame(card, seed)
     old = without["rivals"]
     first = old.identify(frame)
     assert first.is_match and first.card != card  # named the other grey card with a white cross
@@ -105,16 +99,18 @@ def test_plain_rivals_are_judged_on_their_own_fits(new, without, card: str, seed
 
 
 @pytest.mark.parametrize(("card", "seed"), [("field-10", 62032), ("field-10", 62035), ("field-09", 62004)])
-def test_rivals_that_cannot_be_told_apart_leave_the_card_unnamed(new, without, card: str, seed: int) -> None:
-    frame = _frame(card, seed)
+def test_rivals_that_cannot_be_told_apart_leave_the_card_unnamed(
+    probe_frame, new, without, card: str, seed: int
+) -> None:
+    frame = probe_frame(card, seed)
     old = without["rivals"]
     named = old.identify(frame)
     assert named.is_match and named.card != card  # (field-09 and field-10: greys with a white cross)
     assert not new.identify(frame).is_match
 
 
-def test_empty_scenes_and_unenrolled_art_are_never_named(new) -> None:
+def test_empty_scenes_and_unenrolled_art_are_never_named(probe_frame, new) -> None:
     for i in range(6):
         assert not new.identify(captures.single_frame(None, 64000 + i, "medium", ("table", "ceiling")[i % 2])).is_match
     for i, card in enumerate(decks.plain_probe_unenrolled()[:4]):
-        assert not new.identify(_frame(card, 64100 + i)).is_match
+        assert not new.identify(probe_frame(card, 64100 + i)).is_match
