@@ -16,7 +16,8 @@ Pipeline (one frame; docs/vision.md has the reasons and measurements):
    saturated glare pixels are left out.
 6. When no feature fit is accepted, coloured team badges are looked for by their field colour
    (badge_finder.py) and judged by the same checks; in a frame whose blacks are crushed (a tone
-   curve that shifts every level down), once more on the frame lifted back.
+   curve that shifts every level down), once more on the frame lifted back; in one whose blacks
+   are lifted (a haze), once more with its black level taken off.
 7. A plain-field card (one colour over half its face) must also show its own field colour,
    against its own white, and its own emblem: a flat field correlates with any flat field, so
    the duels alone named unenrolled plain cards (_plain_evidence).
@@ -192,6 +193,10 @@ class Thresholds:
     # at 0 in some channel (crushed blacks; clean tuning frames: 1-5 in 100 above it) has its coloured badges
     # searched again (stop 54; 0: off) ...
     crushed_lifts: tuple[int, ...] = (25, 50)  # ... on the frame lifted by these many levels in turn
+    haze_black: int = 25  # > 0: a frame that named nothing whose darkest 1 % (every 4th row and column, its
+    # darkest channel) is at least this level (a haze, a brightness setting: lifted blacks) has its coloured
+    # badges searched again with that level less `haze_keep` taken off (stop 55; 0: off) ...
+    haze_keep: int = 15  # ... (a scene's own darkest 1 %: clean tuning frames' median 14-15)
     plain_rival_colour: float = 1.5  # > 0: plain cards whose enrolled field passes another's hue check
     # within this many times its bar, at any level, are its rivals: a fit naming it must beat each in a duel
     plain_rival_fits: bool = True  # a badge fit naming a card with plain rivals is weighed against the rivals
@@ -547,16 +552,25 @@ class Identifier:
             return Identification("none")  # too small to show a card (a 1x1 file, a thumbnail)
         frame = _camera_size(frame)
         result = self._per_frame(self._identify, frame)
-        if result.status != "none" or self.t.crushed_share <= 0 or _crushed_share(frame) < self.t.crushed_share:
+        if result.status != "none":
             return result
-        # Crushed blacks: a camera whose tone curve shifts every level down (a contrast curve, a
-        # brightness setting) clips the dark part of the frame to 0 and moves every plain field's
-        # colour away from its own. Lifted back by a guessed offset, the colours are near their own
-        # again; art cards are found by their corners either way (stop 54).
-        for lift in self.t.crushed_lifts:
-            lifted = self._per_frame(self._badge_lifted, cv2.add(frame, np.full_like(frame, lift)))
-            if lifted is not None:
-                return lifted
+        if self.t.crushed_share > 0 and _crushed_share(frame) >= self.t.crushed_share:
+            # Crushed blacks: a camera whose tone curve shifts every level down (a contrast curve, a
+            # brightness setting) clips the dark part of the frame to 0 and moves every plain field's
+            # colour away from its own. Lifted back by a guessed offset, the colours are near their
+            # own again; art cards are found by their corners either way (stop 54).
+            for lift in self.t.crushed_lifts:
+                lifted = self._per_frame(self._badge_relevelled, cv2.add(frame, np.full_like(frame, lift)))
+                if lifted is not None:
+                    return lifted
+        elif self.t.haze_black > 0 and (black := _black_level(frame)) >= self.t.haze_black:
+            # Lifted blacks: a haze (or a brightness setting) adds about one level to every pixel,
+            # which greys every field's colour over its white. Nothing is clipped, so taking the
+            # frame's own black level off brings the colours back near their own (stop 55).
+            lowered_frame = cv2.subtract(frame, np.full_like(frame, black - self.t.haze_keep))
+            lowered = self._per_frame(self._badge_relevelled, lowered_frame)
+            if lowered is not None:
+                return lowered
         return result
 
     def _per_frame(self, look: Callable[[np.ndarray], _T], frame: np.ndarray) -> _T:
@@ -569,15 +583,16 @@ class Identifier:
             self._views_of, self._views_cache, self._in_identify = None, [None] * _VIEW_SLOTS, False
             self._dense_feats, self._rescued = None, None
 
-    def _badge_lifted(self, lifted: np.ndarray) -> Identification | None:
-        """The coloured badges searched for on a frame lifted out of its crushed blacks: a second
-        chance, so named only with a field colour error under `badge_deshadow_colour` of the
-        plain-card bar, as the other second looks are (`_badge_again`). Not white and grey
-        fields: a guessed lift moves a grey's level to another grey's."""
+    def _badge_relevelled(self, relevelled: np.ndarray) -> Identification | None:
+        """The coloured badges searched for on a frame lifted out of its crushed blacks, or
+        lowered out of its lifted ones: a second chance, so named only with a field colour error
+        under `badge_deshadow_colour` of the plain-card bar, as the other second looks are
+        (`_badge_again`). Not white and grey fields: a guessed level moves a grey's level to
+        another grey's."""
         if not self._coloured_badges:
             return None
-        found = self._badge_orientations(lifted, only=self._coloured_badges)
-        return self._judge_badge_fits(lifted, found, self._second_look_colour())
+        found = self._badge_orientations(relevelled, only=self._coloured_badges)
+        return self._judge_badge_fits(relevelled, found, self._second_look_colour())
 
     def _identify(self, frame: np.ndarray) -> Identification:
         feats = self.extractor.frame(self._grey_view(frame))  # one grey view for every ORB pass and ECC
@@ -1736,11 +1751,22 @@ def _without_grey(x: np.ndarray) -> np.ndarray:
 _MIN_SPAN = 300.0  # field to white, squared BGR (or hue) distance: below it a plain card has no layout to judge
 
 
+def _darkest_channel(frame: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest channel, every 4th row and column (a frame's blacks, cheaply)."""
+    sample = frame[::4, ::4]
+    return sample.min(axis=2) if sample.ndim == 3 else sample
+
+
 def _crushed_share(frame: np.ndarray) -> float:
     """The share of a frame's pixels (every 4th row and column) with some channel at 0."""
-    sample = frame[::4, ::4]
-    darkest = sample.min(axis=2) if sample.ndim == 3 else sample
+    darkest = _darkest_channel(frame)
     return float(np.count_nonzero(darkest == 0)) / darkest.size
+
+
+def _black_level(frame: np.ndarray) -> int:
+    """The level of a frame's darkest 1 % (every 4th row and column, each pixel's darkest
+    channel): about what a haze added to every pixel, where the scene has something dark."""
+    return int(np.percentile(_darkest_channel(frame), 1))
 
 
 def _colour_error(v: np.ndarray, level: float, lay: _PlainLayout, t: Thresholds) -> tuple[float, float]:
