@@ -161,6 +161,10 @@ class Thresholds:
     pooled_dense_min: int = 5  # ... when the plain corners gave this many pooled matches but no fit
     refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
+    refine_highpass: float = 3.0  # > 0: a card-like fit still undecided at the end is aligned once more, face and
+    # frame compared with their shading taken off (a Gaussian of this many thumbnail px subtracted, twice as many at
+    # detail size): a shadow or a lamp's gradient across the card leads plain ECC away from a fit a few px off
+    # (stop 56; 0: off)
     refit: bool = True  # least squares on RANSAC's consensus (its minimal-sample model is often off)
     affine_rescue: bool = True  # a fit whose face is not card-like: its consensus' affine fit judged too
     affine_rescue_families: bool = True  # ... a family's fit too, kept only when it names a card
@@ -609,7 +613,10 @@ class Identifier:
                 if pooled.is_match:
                     return pooled
             unknown = pooled if pooled is not None and pooled.status == "unknown" else None
-            return self._badge_by_field(frame) or unknown or Identification("none")
+            badge = self._badge_by_field(frame)
+            if badge is None and unknown is not None:
+                unknown = self._shading_free_look(frame, unknown)
+            return badge or unknown or Identification("none")
         card_votes, q_pts, r_pts, q_card = votes
         # A card's support: its votes and its look-alikes' votes, scaled down for big families,
         # which collect stray votes from the background just by being many.
@@ -663,6 +670,8 @@ class Identifier:
             best_unknown = self._rescued  # a family fit's card-like affine rescue (see _verify)
         if best_unknown is not None and not best_unknown.refined:
             best_unknown = self._second_look(frame, best_unknown)
+        if best_unknown is not None and not best_unknown.is_match:
+            best_unknown = self._shading_free_look(frame, best_unknown)
         return best_unknown or Identification("none")
 
     def _second_look(self, frame: np.ndarray, result: Identification) -> Identification:
@@ -685,6 +694,41 @@ class Identifier:
         again = self._judge(frame, every, h2, corners, none, result.inliers, np.zeros((0, 2)), none, None)
         best = again if again.is_match or again.whole > result.whole else result
         return replace(best, refined=True)
+
+    def _shading_free_look(self, frame: np.ndarray, result: Identification) -> Identification:
+        """The last look at a card-like fit that is still undecided: aligned again as the second
+        look does, but comparing face and frame with their shading taken off (`refine_highpass`).
+        A shadow or a lamp's gradient across a card leads plain ECC away from a fit a few px off
+        (stop 56, text-frame table frames: fits 3-55 px off aligned 50-570 px away, or not at all,
+        while the true pose names the card). Run last, so that it only ever decides a frame that
+        would otherwise stay "unknown": a fit that looked shaded to it but named a card elsewhere
+        in the pipeline is never reached (the pooled localiser's fit can be the poorer of two
+        fits of a near-twin). Only a match is taken; otherwise the fit stays as it was."""
+        if self.t.refine_highpass <= 0 or result.card is None or result.corners is None:
+            return result
+        if result.whole < self.t.refine_min_whole:
+            return result
+        k = self._card_index(result)
+        if k is None:
+            return result
+        h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), _CANONICAL)
+        h2 = self._align(frame, k, h, detail=self.t.refine_detail, highpass=self.t.refine_highpass)
+        corners = _card_corners_in_frame(h2) if h2 is not None else None
+        if h2 is None or corners is None:
+            return result
+        none = np.zeros(0, np.int64)
+        every = np.arange(len(self.labels))
+        again = self._judge(frame, every, h2, corners, none, result.inliers, np.zeros((0, 2)), none, None)
+        if not again.is_match:
+            return result
+        k = self._card_index(again)
+        twin = k is not None and self._cmp_detail is not None and bool(self.twins[k].any())
+        # A near-twin named for lacking its twin's mark (the blank one) is not taken: absence is the
+        # weaker evidence, and this look is a second draw on a fit whose twin duel was undecided
+        # (stop 56, tuning frames: an "II" card, well placed already, named as its blank twin).
+        if twin and k is not None and self._twin_duels(frame, h2, k, again.similarity)[4]:
+            return result
+        return replace(again, refined=True)
 
     def _pooled(self, frame: np.ndarray, feats: Features) -> Identification:
         """Localise with features pooled over the deck (localiser.py: the shared frame template
@@ -1024,13 +1068,23 @@ class Identifier:
         return self._verify(frame, members, q, r, np.full(len(good), m), outsider)
 
     def _align(
-        self, frame: np.ndarray, card: int, rough: np.ndarray, detail: bool = False, iters: int = 60, channel: int = -1
+        self,
+        frame: np.ndarray,
+        card: int,
+        rough: np.ndarray,
+        detail: bool = False,
+        iters: int = 60,
+        channel: int = -1,
+        highpass: float = 0.0,
     ) -> np.ndarray | None:
         """Refine a rough frame -> card homography by aligning the warped frame with the card's
         face (ECC: correlation, so light level does not matter). None if it does not converge.
         With `detail`, a second pass at detail-face resolution (twice the thumbnail's), where
         only the part of the card inside the frame is compared. With a `channel` (0-2), the
-        thumbnail pass compares that colour channel instead of grey (a badge's contrast channel)."""
+        thumbnail pass compares that colour channel instead of grey (a badge's contrast channel).
+        With `highpass` (thumbnail px), both sides are compared with their shading taken off
+        (`_shading_off`): ECC models one gain and offset for the whole face, which a shadow or a
+        lamp's gradient across the card breaks."""
         if channel >= 0 and frame.ndim == 3 and not detail:
             grey, face0 = self._channel_view(frame, channel), self._thumbs_f[card][..., channel]
         else:
@@ -1051,6 +1105,10 @@ class Identifier:
                 if (mask > 0).mean() < 0.3:
                     break
             template = np.ascontiguousarray(face, np.float32)
+            if highpass > 0:
+                sigma = highpass * s / THUMB_SCALE
+                template = _shading_off(template, sigma, None)
+                warped = _shading_off(warped, sigma, mask)
             w = np.eye(3, dtype=np.float32)
             criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, iters, 1e-4)
             try:
@@ -1749,6 +1807,17 @@ def _without_grey(x: np.ndarray) -> np.ndarray:
 
 
 _MIN_SPAN = 300.0  # field to white, squared BGR (or hue) distance: below it a plain card has no layout to judge
+
+
+def _shading_off(img: np.ndarray, sigma: float, mask: np.ndarray | None) -> np.ndarray:
+    """The image less its Gaussian-smoothed self (float32): edges and texture without the shading.
+    With a mask (the part of a warped frame in view), the smoothing is over the masked pixels only
+    (normalised convolution), so the edge of the view is not taken for an edge of the card."""
+    if mask is None:
+        return img - cv2.GaussianBlur(img, (0, 0), sigma)
+    m = (mask > 0).astype(np.float32)
+    low = cv2.GaussianBlur(img * m, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(m, (0, 0), sigma), 1e-3)
+    return (img - low) * m
 
 
 def _darkest_channel(frame: np.ndarray) -> np.ndarray:
