@@ -679,19 +679,13 @@ class Identifier:
         few pixels off (features bunched on one part of the card, lines that slide along
         themselves), which is enough to lose a title or a twin's mark. Align the frame densely
         with the leading card's face (ECC) and judge again, among every enrolled card."""
-        if result.card is None or result.corners is None or result.whole < self.t.refine_min_whole:
-            return result
-        k = self._card_index(result)
+        k = self._alignable(result)
         if k is None:
             return result
-        h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), _CANONICAL)
-        h2 = self._align(frame, k, h, detail=self.t.refine_detail)
-        corners = _card_corners_in_frame(h2) if h2 is not None else None
-        if h2 is None or corners is None:
+        realigned = self._realigned(frame, result, k, 0.0)
+        if realigned is None:
             return replace(result, refined=True)
-        none = np.zeros(0, np.int64)
-        every = np.arange(len(self.labels))
-        again = self._judge(frame, every, h2, corners, none, result.inliers, np.zeros((0, 2)), none, None)
+        again, _ = realigned
         best = again if again.is_match or again.whole > result.whole else result
         return replace(best, refined=True)
 
@@ -704,31 +698,45 @@ class Identifier:
         would otherwise stay "unknown": a fit that looked shaded to it but named a card elsewhere
         in the pipeline is never reached (the pooled localiser's fit can be the poorer of two
         fits of a near-twin). Only a match is taken; otherwise the fit stays as it was."""
-        if self.t.refine_highpass <= 0 or result.card is None or result.corners is None:
+        k = self._alignable(result) if self.t.refine_highpass > 0 else None
+        realigned = self._realigned(frame, result, k, self.t.refine_highpass) if k is not None else None
+        if realigned is None or not realigned[0].is_match:
             return result
-        if result.whole < self.t.refine_min_whole:
-            return result
-        k = self._card_index(result)
-        if k is None:
-            return result
-        h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), _CANONICAL)
-        h2 = self._align(frame, k, h, detail=self.t.refine_detail, highpass=self.t.refine_highpass)
-        corners = _card_corners_in_frame(h2) if h2 is not None else None
-        if h2 is None or corners is None:
-            return result
-        none = np.zeros(0, np.int64)
-        every = np.arange(len(self.labels))
-        again = self._judge(frame, every, h2, corners, none, result.inliers, np.zeros((0, 2)), none, None)
-        if not again.is_match:
-            return result
-        k = self._card_index(again)
-        twin = k is not None and self._cmp_detail is not None and bool(self.twins[k].any())
+        again, h = realigned
+        named = self._card_index(again)
         # A near-twin named for lacking its twin's mark (the blank one) is not taken: absence is the
         # weaker evidence, and this look is a second draw on a fit whose twin duel was undecided
         # (stop 56, tuning frames: an "II" card, well placed already, named as its blank twin).
-        if twin and k is not None and self._twin_duels(frame, h2, k, again.similarity)[4]:
-            return result
-        return replace(again, refined=True)
+        blank = (
+            named is not None
+            and self._cmp_detail is not None
+            and bool(self.twins[named].any())
+            and self._twin_duels(frame, h, named, again.similarity)[4]
+        )
+        return result if blank else replace(again, refined=True)
+
+    def _alignable(self, result: Identification) -> int | None:
+        """The leading card of a fit card-like enough to align densely with its face, or None."""
+        if result.card is None or result.corners is None or result.whole < self.t.refine_min_whole:
+            return None
+        return self._card_index(result)
+
+    def _realigned(
+        self, frame: np.ndarray, result: Identification, k: int, highpass: float
+    ) -> tuple[Identification, np.ndarray] | None:
+        """A card-like fit aligned densely with card k's face (`_align`, with `highpass`) and judged
+        again among every enrolled card: (the judgement, its homography), or None when the
+        alignment fails."""
+        assert result.corners is not None
+        h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), _CANONICAL)
+        h2 = self._align(frame, k, h, detail=self.t.refine_detail, highpass=highpass)
+        corners = _card_corners_in_frame(h2) if h2 is not None else None
+        if h2 is None or corners is None:
+            return None
+        none = np.zeros(0, np.int64)
+        every = np.arange(len(self.labels))
+        again = self._judge(frame, every, h2, corners, none, result.inliers, np.zeros((0, 2)), none, None)
+        return again, h2
 
     def _pooled(self, frame: np.ndarray, feats: Features) -> Identification:
         """Localise with features pooled over the deck (localiser.py: the shared frame template
