@@ -20,9 +20,9 @@ class _CountingAlignments(Identifier):
 
     alignments = 0
 
-    def _align(self, frame, card, rough, detail=False, iters=60, channel=-1):  # type: ignore[no-untyped-def]
+    def _align(self, frame, card, rough, detail=False, iters=60, channel=-1, highpass=0.0):  # type: ignore[no-untyped-def]
         self.alignments += 1
-        return super()._align(frame, card, rough, detail, iters, channel)
+        return super()._align(frame, card, rough, detail, iters, channel, highpass)
 
 
 def test_patches_unlike_the_badge_are_not_aligned_and_answers_stay(synthetic_refs: ReferenceSet) -> None:

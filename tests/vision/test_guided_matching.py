@@ -121,6 +121,9 @@ def _pair(refs: ReferenceSet) -> tuple[Identifier, Identifier]:
 
 def test_cards_whose_fit_decided_nothing_are_named_by_guided_matching(text_refs: ReferenceSet) -> None:
     on, off = _pair(text_refs)
+    # The shading-free last look (stop 56) names one of these frames without guided matching too:
+    # the frames were chosen before it, so the identifier "before" has neither.
+    off.t = replace(off.t, refine_highpass=0.0)
     frames = [
         (card, single_frame(render_card(decks.TEXT_FRAME_DECK, card), seed, "medium", "table"))
         for seed, card in _GUIDED
