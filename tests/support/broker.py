@@ -57,10 +57,15 @@ def public_stream(probe: Probe, box_id: str) -> list[tuple[str, bytes]]:
 
 def by_topic(stream: list[tuple[str, bytes]]) -> dict[str, list[bytes]]:
     """Each topic's payloads in the order they came: MQTT keeps the order within a topic, not
-    across topics (the retained messages a new subscriber gets come in any order)."""
+    across topics (the retained messages a new subscriber gets come in any order). A payload
+    repeated at once on its topic counts once: the link republishes every retained topic when it
+    connects, so a subscriber whose subscription lands between the first publish and the
+    republish gets the message twice (retained, then live), one that lands later only once."""
     topics: dict[str, list[bytes]] = {}
     for topic, payload in stream:
-        topics.setdefault(topic, []).append(payload)
+        seen = topics.setdefault(topic, [])
+        if not seen or seen[-1] != payload:
+            seen.append(payload)
     return topics
 
 
