@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import cv2
 import numpy as np
 
 from device.hardware.vision import decks, identifier
@@ -60,17 +59,13 @@ def test_a_blank_twin_is_not_named_by_its_missing_mark(text_refs: ReferenceSet) 
         assert result.corners is not None
         on._views_of, on._in_identify = None, True
         try:
-            k = on.labels.index((decks.TEXT_FRAME_DECK, card))
-            h = cv2.getPerspectiveTransform(result.corners.astype(np.float32), identifier._CANONICAL)
-            h2 = on._align(frame, k, h, detail=True, highpass=on.t.refine_highpass)
-            assert h2 is not None
-            corners = identifier._card_corners_in_frame(h2)
-            assert corners is not None
-            none = np.zeros(0, np.int64)
-            every = np.arange(len(on.labels))
-            judged = on._judge(frame, every, h2, corners, none, 0, np.zeros((0, 2)), none, None)
+            k = on._alignable(result)
+            assert k is not None
+            realigned = on._realigned(frame, result, k, on.t.refine_highpass)
+            assert realigned is not None
+            judged, h = realigned
             assert (judged.status, judged.card) == ("match", card), (seed, judged)
-            assert on._twin_duels(frame, h2, k, judged.similarity)[4], seed
+            assert on._twin_duels(frame, h, k, judged.similarity)[4], seed
         finally:
             on._views_of, on._in_identify = None, False
 
