@@ -1582,10 +1582,7 @@ class Identifier:
                 if total == 0 or n < 20:
                     results.append((0.0, 0.0, int(rival)))
                     continue
-                o = obs[use]
-                ea = float(((o - gain * self._cmp_detail[leader][use]) ** 2).sum())
-                eb = float(((o - gain * self._cmp_detail[rival][use]) ** 2).sum())
-                results.append(((eb - ea) / (ea + eb + 1e-6), n / total, int(rival)))
+                results.append((self._twin_margin(obs, use, gain, leader, int(rival)), n / total, int(rival)))
             lost = [r for r in results if r[0] < 0]
             if not lost:
                 break
@@ -1610,17 +1607,21 @@ class Identifier:
         stronger evidence than absence (stop 58, 2,880 tuning holds of text-frame near-twins:
         94 of 406 frames naming the blank twin wrongly had such a part, none of 9,612 naming it
         rightly). It only ever undoes a blank twin's win, so it cannot name another card."""
-        assert self._cmp_detail is not None
+        bar = self.t.twin_part_bar
         for part in self._detail_parts(blank, marked):
             use = part & valid
-            if int(use.sum()) < _TWIN_PART_MIN_PX:
-                continue
-            o = obs[use]
-            ea = float(((o - gain * self._cmp_detail[blank][use]) ** 2).sum())
-            eb = float(((o - gain * self._cmp_detail[marked][use]) ** 2).sum())
-            if (eb - ea) / (ea + eb + 1e-6) <= -self.t.twin_part_bar:
+            if int(use.sum()) >= _TWIN_PART_MIN_PX and self._twin_margin(obs, use, gain, blank, marked) <= -bar:
                 return True
         return False
+
+    def _twin_margin(self, obs: np.ndarray, use: np.ndarray, gain: np.ndarray, a: int, b: int) -> float:
+        """Twin a's margin over twin b on the detail pixels `use`: each twin's prediction error
+        of the observed face with the card's `gain`, (e_b - e_a) / (e_a + e_b)."""
+        assert self._cmp_detail is not None
+        o = obs[use]
+        ea = float(((o - gain * self._cmp_detail[a][use]) ** 2).sum())
+        eb = float(((o - gain * self._cmp_detail[b][use]) ** 2).sum())
+        return (eb - ea) / (ea + eb + 1e-6)
 
     def _detail_parts(self, a: int, b: int) -> list[np.ndarray]:
         """The connected parts of where near-twins a and b differ (`_detail_mask`), cached."""
