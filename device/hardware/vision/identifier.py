@@ -1625,15 +1625,12 @@ class Identifier:
 
     def _detail_parts(self, a: int, b: int) -> list[np.ndarray]:
         """The connected parts of where near-twins a and b differ (`_detail_mask`), cached."""
-        key = (a, b) if a < b else (b, a)
-        parts = self._detail_parts_cache.get(key)
-        if parts is None:
+
+        def parts() -> list[np.ndarray]:
             n, labels = cv2.connectedComponents(self._detail_mask(a, b).astype(np.uint8))
-            parts = [labels == j for j in range(1, n)]
-            if len(self._detail_parts_cache) > 4096:
-                self._detail_parts_cache.clear()
-            self._detail_parts_cache[key] = parts
-        return parts
+            return [labels == j for j in range(1, n)]
+
+        return _per_pair(self._detail_parts_cache, a, b, 4096, parts)
 
     def _warp_detail(self, frame: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The frame in detail-face coordinates (from the full frame) and which pixels are usable."""
@@ -1652,30 +1649,22 @@ class Identifier:
 
     def _detail_mask(self, a: int, b: int) -> np.ndarray:
         """Where near-twins a and b differ on their detail faces (dilated for context), cached."""
-        key = (a, b) if a < b else (b, a)
-        mask = self._detail_masks.get(key)
-        if mask is None:
+
+        def mask() -> np.ndarray:
             assert self._details_f is not None
             differ = (np.abs(self._details_f[a] - self._details_f[b]).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
-            mask = cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool)
-            if len(self._detail_masks) > 4096:
-                self._detail_masks.clear()
-            self._detail_masks[key] = mask
-        return mask
+            return cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool)
+
+        return _per_pair(self._detail_masks, a, b, 4096, mask)
 
     def _differ_mask(self, a: int, b: int) -> np.ndarray:
         """Where cards a and b differ (dilated for context), cached per pair."""
-        key = (a, b) if a < b else (b, a)
-        mask = self._masks.get(key)
-        if mask is None:
-            ta, tb = self._thumbs_f[a], self._thumbs_f[b]
-            differ = (np.abs(ta - tb).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
-            differ = cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool)
-            mask = differ & self._inner
-            if len(self._masks) > 20000:
-                self._masks.clear()
-            self._masks[key] = mask
-        return mask
+
+        def mask() -> np.ndarray:
+            differ = (np.abs(self._thumbs_f[a] - self._thumbs_f[b]).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+            return cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool) & self._inner
+
+        return _per_pair(self._masks, a, b, 20000, mask)
 
     def _duel(self, obs: np.ndarray, valid: np.ndarray, a: int, b: int) -> tuple[float, float, float]:
         differ = self._differ_mask(a, b)
@@ -1742,6 +1731,19 @@ class Identifier:
             out.append(float(keep.sum()) / spread)
         total = out[0] + out[1] + 1e-9
         return out[1] / total, out[0] / total, coverage
+
+
+def _per_pair(cache: dict[tuple[int, int], _T], a: int, b: int, bound: int, make: Callable[[], _T]) -> _T:
+    """`make()` for the unordered pair (a, b), kept in `cache`; the cache is emptied when it holds
+    more than `bound` pairs (every pair mask and part list the identifier keeps per pair)."""
+    key = (a, b) if a < b else (b, a)
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        if len(cache) > bound:
+            cache.clear()
+        cache[key] = value
+    return value
 
 
 _DIFF_LEVEL = 45
