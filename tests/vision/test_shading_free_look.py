@@ -29,7 +29,10 @@ _BLANK = ((933065, "tale-otto"), (933083, "tale-max"), (933102, "tale-pia"))
 
 
 def _pair(refs: ReferenceSet) -> tuple[Identifier, Identifier]:
+    """With and without the look; neither with the outline look (stop 59), which runs after it
+    on frames with nothing card-like fitted and calls it on what it outlines."""
     on = Identifier([refs])
+    on.t = replace(on.t, outline_look=False)
     off = Identifier([refs])
     off.t = replace(on.t, refine_highpass=0.0)
     return on, off

@@ -38,6 +38,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
+from device.hardware.vision import outline_finder
 from device.hardware.vision.appearance import FaceRows, bandpass, bandpass_all, correlate
 from device.hardware.vision.badge_finder import (
     MIN_FIELD_SHARE,
@@ -163,6 +164,7 @@ class Thresholds:
     pooled_dense_min: int = 5  # ... when the plain corners gave this many pooled matches but no fit
     refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
+    outline_look: bool = True  # a frame with nothing card-like fitted: card-shaped outlines judged (stop 59)
     refine_highpass: float = 3.0  # > 0: a card-like fit still undecided at the end is aligned once more, face and
     # frame compared with their shading taken off (a Gaussian of this many thumbnail px subtracted, twice as many at
     # detail size): a shadow or a lamp's gradient across the card leads plain ECC away from a fit a few px off
@@ -299,6 +301,7 @@ class Identifier:
         self.descriptors = np.concatenate(descs) if descs else np.zeros((0, 32), np.uint8)
         self.owner = np.concatenate(owner).astype(np.int64) if owner else np.zeros(0, np.int64)
         self.index = HammingIndex(self.descriptors)
+        self._lines = cv2.createLineSegmentDetector()  # outline_finder's segments (the last look)
         self._localiser = PooledLocaliser(self.points, self.descriptors, self.t.max_dist, self.t.ratio)
         self._card_rows = [np.flatnonzero(self.owner == i) for i in range(len(self.labels))]
         self._bf = cv2.BFMatcher(cv2.NORM_HAMMING)
@@ -367,6 +370,14 @@ class Identifier:
         self._searched_by_field = np.zeros(len(self.labels), bool)  # the cards the badge finder looks for
         self._searched_by_field[[b.card for b in self._badge_finder.badges]] = True
         self._badge_channel = {b.card: self._contrast_channel(b.card) for b in self._badge_finder.badges}
+        # The cards an outline may name (_outline_look): neither the plain ones nor any other card with
+        # little structure on its face, which a flat rectangle fits as well once it is placed exactly
+        # (stop 59, probe deck: empty tables named as two plain cards that have no plain layout).
+        plain = set(self._plain_layouts) | {int(k) for k in np.flatnonzero(self._searched_by_field)}
+        structure = (np.abs(self._cmp_colour).max(axis=3)[:, self._inner] > _STRUCTURE_LEVEL).mean(axis=1)
+        self._textured = np.array(
+            [k for k in range(len(self.labels)) if k not in plain and structure[k] >= _OUTLINE_MIN_STRUCTURE], np.int64
+        )
         self._views_of: np.ndarray | None = None  # the frame whose half-size, grey and channel views are kept
         self._views_cache: list[np.ndarray | None] = [None] * _VIEW_SLOTS
         self._in_identify = False
@@ -619,7 +630,7 @@ class Identifier:
             badge = self._badge_by_field(frame)
             if badge is None and unknown is not None:
                 unknown = self._shading_free_look(frame, unknown)
-            return badge or unknown or Identification("none")
+            return badge or unknown or self._outline_look(frame)
         card_votes, q_pts, r_pts, q_card = votes
         # A card's support: its votes and its look-alikes' votes, scaled down for big families,
         # which collect stray votes from the background just by being many.
@@ -675,7 +686,37 @@ class Identifier:
             best_unknown = self._second_look(frame, best_unknown)
         if best_unknown is not None and not best_unknown.is_match:
             best_unknown = self._shading_free_look(frame, best_unknown)
-        return best_unknown or Identification("none")
+        return best_unknown or self._outline_look(frame)
+
+    def _outline_look(self, frame: np.ndarray) -> Identification:
+        """The last look at a frame where nothing card-like was fitted: card-shaped
+        quadrilaterals found by their straight edges (outline_finder.py), each judged both ways
+        round among every enrolled card, and the most card-like one aligned densely as the second
+        look does. A blurred, glared, fingered card gives ORB almost nothing of its own while its
+        outline is plain (stop 59). Only a match is taken: a rectangle that is no enrolled card
+        (a phone, a book, a poster) stays "none", so an empty table never turns "unknown"."""
+        if not self.t.outline_look or len(self._textured) == 0:
+            return Identification("none")
+        half = self._half(frame)
+        grey = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY) if half.ndim == 3 else half
+        none = np.zeros(0, np.int64)
+        best: Identification | None = None
+        for quad in outline_finder.card_quads(grey, self._lines):
+            for corners in outline_finder.orientations(quad):
+                h = cv2.getPerspectiveTransform(corners, _CANONICAL)
+                r = self._judge(frame, self._textured, h, corners, none, 0, np.zeros((0, 2)), none, None)
+                if r.is_match:
+                    return replace(r, refined=True)
+                if r.status == "unknown" and (best is None or r.whole > best.whole):
+                    best = r
+        if best is not None:
+            again = self._second_look(frame, best)
+            if not again.is_match:
+                again = self._shading_free_look(frame, again)
+            named = self._card_index(again)
+            if again.is_match and named is not None and named in self._textured:
+                return again
+        return Identification("none")
 
     def _second_look(self, frame: np.ndarray, result: Identification) -> Identification:
         """A fit that found a card-like face but no decision: feature homographies are often a
@@ -1747,6 +1788,9 @@ def _per_pair(cache: dict[tuple[int, int], _T], a: int, b: int, bound: int, make
 
 
 _DIFF_LEVEL = 45
+_STRUCTURE_LEVEL = 6.0  # band-passed levels: a face pixel above this in some channel shows structure ...
+_OUTLINE_MIN_STRUCTURE = 0.6  # ... and a card an outline may name shows it on this share of its face (stop 59,
+# tuning decks: art cards 0.78-0.95, plain cards 0.26-0.75, those the plain checks do not cover at most 0.43)
 _TWIN_PART_MIN_PX = 20  # detail px of a part in view for it to be judged alone (as for a whole duel)
 _FLAT_FIELD = 25  # BGR (L1) within which half a plain card's face has its field colour (illustrated
 # cards: at most a third, also from photos; plain cards: 0.6-0.8 from scans)
