@@ -21,6 +21,9 @@ Pipeline (one frame; docs/vision.md has the reasons and measurements):
 7. A plain-field card (one colour over half its face) must also show its own field colour,
    against its own white, and its own emblem: a flat field correlates with any flat field, so
    the duels alone named unenrolled plain cards (_plain_evidence).
+8. When nothing card-like was fitted at all, card-shaped outlines (outline_finder.py: straight
+   segments joined into four sides) are judged among the cards with structure over most of
+   their face; only a match is taken (_outline_look).
 
 Look-alike sets are found when the identifier is built, from the enrolled references alone:
 cards sharing many near-identical descriptors at the same canonical positions. Near-twins (faces
@@ -691,10 +694,12 @@ class Identifier:
     def _outline_look(self, frame: np.ndarray) -> Identification:
         """The last look at a frame where nothing card-like was fitted: card-shaped
         quadrilaterals found by their straight edges (outline_finder.py), each judged both ways
-        round among every enrolled card, and the most card-like one aligned densely as the second
-        look does. A blurred, glared, fingered card gives ORB almost nothing of its own while its
-        outline is plain (stop 59). Only a match is taken: a rectangle that is no enrolled card
-        (a phone, a book, a poster) stays "none", so an empty table never turns "unknown"."""
+        round among the cards with structure over most of their face (`_textured`: a flat
+        rectangle fits a plain card once it is placed exactly), and the most card-like one
+        aligned densely as the second look does. A blurred, glared, fingered card gives ORB
+        almost nothing of its own while its outline is plain (stop 59). Only a match is taken: a
+        rectangle that is no enrolled card (a phone, a book, a poster) stays "none", so an empty
+        table never turns "unknown"."""
         if not self.t.outline_look or len(self._textured) == 0:
             return Identification("none")
         half = self._half(frame)
