@@ -1795,7 +1795,7 @@ def _per_pair(cache: dict[tuple[int, int], _T], a: int, b: int, bound: int, make
 _DIFF_LEVEL = 45
 _STRUCTURE_LEVEL = 6.0  # band-passed levels: a face pixel above this in some channel shows structure ...
 _OUTLINE_MIN_STRUCTURE = 0.6  # ... and a card an outline may name shows it on this share of its face (stop 59,
-# tuning decks: art cards 0.78-0.95, plain cards 0.26-0.75, those the plain checks do not cover at most 0.43)
+# tuning decks: art cards >= 0.78, plain cards <= 0.75, those the plain checks do not cover <= 0.37)
 _TWIN_PART_MIN_PX = 20  # detail px of a part in view for it to be judged alone (as for a whole duel)
 _FLAT_FIELD = 25  # BGR (L1) within which half a plain card's face has its field colour (illustrated
 # cards: at most a third, also from photos; plain cards: 0.6-0.8 from scans)
