@@ -168,6 +168,8 @@ class Thresholds:
     refine_min_whole: float = 0.3  # a failed fit whose face correlates this well is aligned densely
     refine_detail: bool = True  # ... at thumbnail and then at detail resolution
     outline_look: bool = True  # a frame with nothing card-like fitted: card-shaped outlines judged (stop 59)
+    outline_min_correlation: float = 0.3  # ... an outline only when its face correlates this well with some card
+    # (tuning frames: the rescued outlines 0.40-0.76; outlines on empty and unenrolled frames median 0.07, 90% 0.25)
     refine_highpass: float = 3.0  # > 0: a card-like fit still undecided at the end is aligned once more, face and
     # frame compared with their shading taken off (a Gaussian of this many thumbnail px subtracted, twice as many at
     # detail size): a shadow or a lamp's gradient across the card leads plain ECC away from a fit a few px off
@@ -709,6 +711,8 @@ class Identifier:
         for quad in outline_finder.card_quads(grey, self._lines):
             for corners in outline_finder.orientations(quad):
                 h = cv2.getPerspectiveTransform(corners, _CANONICAL)
+                if self._best_correlation(frame, h) < self.t.outline_min_correlation:
+                    continue  # no card's face is there (most of a scene's rectangles): not worth a judgement
                 r = self._judge(frame, self._textured, h, corners, none, 0, np.zeros((0, 2)), none, None)
                 if r.is_match:
                     return replace(r, refined=True)
@@ -722,6 +726,12 @@ class Identifier:
             if again.is_match and named is not None and named in self._textured:
                 return again
         return Identification("none")
+
+    def _best_correlation(self, frame: np.ndarray, h: np.ndarray) -> float:
+        """How well the frame warped by h correlates with the best of the cards an outline may name
+        (the tournament's first ranking: band-passed faces, half the pixels)."""
+        obs, valid = self._warp_back(frame, h)
+        return float(self._family_rows().correlate(obs, valid & _CHECKER, self._textured).max(initial=0.0))
 
     def _second_look(self, frame: np.ndarray, result: Identification) -> Identification:
         """A fit that found a card-like face but no decision: feature homographies are often a
