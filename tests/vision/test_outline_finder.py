@@ -70,3 +70,23 @@ def test_a_square_is_not_card_shaped() -> None:
     frame = np.clip(100 + rng.normal(0, 3, (480, 640, 3)), 0, 255).astype(np.uint8)
     cv2.fillPoly(frame, [np.int32([[220, 120], [420, 140], [400, 340], [200, 320]])], (230, 225, 215))
     assert _quads(frame) == []
+
+
+def test_collinear_segments_are_one_line_with_their_gaps_kept() -> None:
+    """Pieces of one side (overlapping, or broken by a finger) join into one line covering what
+    they cover; a parallel edge a few px off (a card's inner frame) stays a line of its own."""
+    seg = np.float32(
+        [
+            [100, 100, 200, 101],  # one side ...
+            [180, 100.8, 260, 102],  # ... overlapping the first
+            [300, 102.5, 360, 103.5],  # ... after a gap (a finger)
+            [100, 110, 260, 111],  # a parallel edge 10 px away
+        ]
+    )
+    lines = outline_finder.join_lines(seg)
+    assert len(lines) == 2
+    side = max(lines, key=lambda ln: len(ln.spans))
+    assert len(side.spans) == 2  # [100..260] and [300..360] along the line
+    assert abs(side.length - (160 + 60)) < 1.0
+    inner = min(lines, key=lambda ln: len(ln.spans))
+    assert abs(inner.length - 160) < 1.0

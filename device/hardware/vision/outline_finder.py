@@ -74,29 +74,43 @@ def join_lines(seg: np.ndarray) -> list[Line]:
     # same[i, j]: segment j lies along segment i's line (direction, and both its ends near it)
     same = np.abs(unit @ unit.T) >= np.cos(np.deg2rad(_JOIN_DEG))
     for end in (seg[:, :2], seg[:, 2:]):
-        off = np.einsum("ijk,ik->ij", end[None, :, :] - mid[:, None, :], normal)
+        off = normal @ end.T - (normal * mid).sum(axis=1)[:, None]
         same &= np.abs(off) <= _JOIN_PX
-    used = np.zeros(len(seg), bool)
+    # t[i, j]: where segment j's ends fall along segment i's line (parameter from its midpoint)
+    at = (unit * mid).sum(axis=1)[:, None]
+    t_start, t_end = unit @ seg[:, :2].T - at, unit @ seg[:, 2:].T - at
+    lo_t, hi_t = np.minimum(t_start, t_end), np.maximum(t_start, t_end)
+    rows, cols = np.nonzero(same)
+    first = np.searchsorted(rows, np.arange(len(seg) + 1)).tolist()
+    along = cols.tolist()
+    used = [False] * len(seg)
     lines: list[Line] = []
     for i in range(len(seg)):  # (longest first)
         if used[i]:
             continue
-        members = same[i] & ~used
-        members[i] = True
-        used |= members
-        u, p = unit[i], mid[i]
-        ta, tb = (seg[members, :2] - p) @ u, (seg[members, 2:] - p) @ u
-        spans = np.stack([np.minimum(ta, tb), np.maximum(ta, tb)], axis=1)
-        spans = spans[np.argsort(spans[:, 0])]
-        merged = [spans[0].copy()]
-        for s in spans[1:]:
-            if s[0] <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], s[1])
-            else:
-                merged.append(s.copy())
-        lines.append(Line(u, p, np.array(merged)))
+        members = [j for j in along[first[i] : first[i + 1]] if not used[j]]
+        for j in members:
+            used[j] = True
+        used[i] = True
+        if len(members) <= 1:  # (only itself)
+            spans = np.array([[lo_t[i, i], hi_t[i, i]]])
+        else:
+            spans = _merged(lo_t[i, members], hi_t[i, members])
+        lines.append(Line(unit[i], mid[i], spans))
     lines.sort(key=lambda ln: -ln.length)
     return lines[:_LINES]
+
+
+def _merged(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Overlapping intervals [lo, hi] merged (n x 2, sorted by start)."""
+    order = np.argsort(lo, kind="stable")
+    merged = [[float(lo[order[0]]), float(hi[order[0]])]]
+    for a, b in zip(lo[order[1:]].tolist(), hi[order[1:]].tolist(), strict=True):
+        if a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return np.array(merged)
 
 
 def card_quads(grey_half: np.ndarray, detector: cv2.LineSegmentDetector) -> list[np.ndarray]:
