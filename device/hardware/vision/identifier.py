@@ -170,6 +170,8 @@ class Thresholds:
     outline_look: bool = True  # a frame with nothing card-like fitted: card-shaped outlines judged (stop 59)
     outline_min_correlation: float = 0.3  # ... an outline only when its face correlates this well with some card
     # (tuning frames: the rescued outlines 0.40-0.76; outlines on empty and unenrolled frames median 0.07, 90% 0.25)
+    outline_judged: int = 2  # ... and at most this many, the best correlated first (stop 60, tuning frames reaching
+    # the look: 1 lost 1 of 30 rescues, 2 and 6 none; each judgement is 7-25 ms, on plain cards' outlines too)
     refine_highpass: float = 3.0  # > 0: a card-like fit still undecided at the end is aligned once more, face and
     # frame compared with their shading taken off (a Gaussian of this many thumbnail px subtracted, twice as many at
     # detail size): a shadow or a lamp's gradient across the card leads plain ECC away from a fit a few px off
@@ -698,8 +700,10 @@ class Identifier:
         quadrilaterals found by their straight edges (outline_finder.py), each judged both ways
         round among the cards with structure over most of their face (`_textured`: a flat
         rectangle fits a plain card once it is placed exactly), and the most card-like one
-        aligned densely as the second look does. A blurred, glared, fingered card gives ORB
-        almost nothing of its own while its outline is plain (stop 59). Only a match is taken: a
+        aligned densely as the second look does. Only the ways round whose face correlates with
+        some such card are judged, the best first and at most `outline_judged` of them. A
+        blurred, glared, fingered card gives ORB almost nothing of its own while its outline is
+        plain (stop 59). Only a match is taken: a
         rectangle that is no enrolled card (a phone, a book, a poster) stays "none", so an empty
         table never turns "unknown"."""
         if not self.t.outline_look or len(self._textured) == 0:
@@ -708,16 +712,20 @@ class Identifier:
         grey = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY) if half.ndim == 3 else half
         none = np.zeros(0, np.int64)
         best: Identification | None = None
+        ranked: list[tuple[float, np.ndarray, np.ndarray]] = []
         for quad in outline_finder.card_quads(grey, self._lines):
             for corners in outline_finder.orientations(quad):
                 h = cv2.getPerspectiveTransform(corners, _CANONICAL)
-                if self._best_correlation(frame, h) < self.t.outline_min_correlation:
-                    continue  # no card's face is there (most of a scene's rectangles): not worth a judgement
-                r = self._judge(frame, self._textured, h, corners, none, 0, np.zeros((0, 2)), none, None)
-                if r.is_match:
-                    return replace(r, refined=True)
-                if r.status == "unknown" and (best is None or r.whole > best.whole):
-                    best = r
+                c = self._best_correlation(frame, h)
+                if c >= self.t.outline_min_correlation:  # (most of a scene's rectangles show no card's face)
+                    ranked.append((c, corners, h))
+        ranked.sort(key=lambda x: -x[0])
+        for _, corners, h in ranked[: self.t.outline_judged]:
+            r = self._judge(frame, self._textured, h, corners, none, 0, np.zeros((0, 2)), none, None)
+            if r.is_match:
+                return replace(r, refined=True)
+            if r.status == "unknown" and (best is None or r.whole > best.whole):
+                best = r
         if best is not None:
             again = self._second_look(frame, best)
             if not again.is_match:
