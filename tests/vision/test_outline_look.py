@@ -103,3 +103,52 @@ def test_a_plain_card_is_never_named_by_its_outline(probe_refs: ReferenceSet) ->
             assert not result.is_match or result.card in textured, (card, style, result)
             assert result.card not in plain
     assert outlined, "no plain card was outlined: the test would not see the look name one"
+
+
+def test_at_most_outline_judged_ways_round_are_judged(text_refs: ReferenceSet, monkeypatch) -> None:
+    """Each judgement of an outline costs 7-25 ms, and a plain card's outline can correlate with an
+    illustrated card (stop 60): only the best-correlated `outline_judged` ways round are judged,
+    however many ways round of the outlines found correlate (text-frame art cards, whose outer edge
+    and inner frame are both outlined, tuning seeds)."""
+    on, _ = _pair(text_refs)
+    judged: list[int] = []
+    ranked: list[int] = []
+    realigning = [False]  # the dense looks after the judgements judge their own fits
+    judge, rank = Identifier._judge, Identifier._best_correlation
+
+    def counted_judge(self: Identifier, *a, **k):  # type: ignore[no-untyped-def]
+        judged[-1] += not realigning[0]
+        return judge(self, *a, **k)
+
+    def realign(look):  # type: ignore[no-untyped-def]
+        def inner(self: Identifier, *a, **k):  # type: ignore[no-untyped-def]
+            realigning[0] = True
+            try:
+                return look(self, *a, **k)
+            finally:
+                realigning[0] = False
+
+        return inner
+
+    def counted_rank(self: Identifier, *a, **k):  # type: ignore[no-untyped-def]
+        c = rank(self, *a, **k)
+        ranked[-1] += c >= self.t.outline_min_correlation
+        return c
+
+    monkeypatch.setattr(Identifier, "_judge", counted_judge)
+    monkeypatch.setattr(Identifier, "_best_correlation", counted_rank)
+    for name in ("_second_look", "_shading_free_look"):
+        monkeypatch.setattr(Identifier, name, realign(getattr(Identifier, name)))
+    art = [c for c in decks.text_frame_deck() if not c.startswith("plain")]
+    for i in range(24):
+        frame = _frame(941000 + i, art[(i * 5) % len(art)], ("table", "ceiling")[i % 2])
+        on._views_of, on._in_identify = None, True
+        judged.append(0)
+        ranked.append(0)
+        try:
+            on._outline_look(frame)
+        finally:
+            on._views_of, on._in_identify = None, False
+    pairs = list(zip(judged, ranked, strict=True))
+    assert all(j <= min(r, on.t.outline_judged) and (j == 0) == (r == 0) for j, r in pairs), pairs
+    assert max(ranked) > on.t.outline_judged, "no frame had more ways round worth judging than are judged"
