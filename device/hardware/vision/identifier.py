@@ -697,15 +697,15 @@ class Identifier:
 
     def _outline_look(self, frame: np.ndarray) -> Identification:
         """The last look at a frame where nothing card-like was fitted: card-shaped
-        quadrilaterals found by their straight edges (outline_finder.py), each judged both ways
-        round among the cards with structure over most of their face (`_textured`: a flat
-        rectangle fits a plain card once it is placed exactly), and the most card-like one
+        quadrilaterals found by their straight edges (outline_finder.py), each taken both ways
+        round, judged among the cards with structure over most of their face (`_textured`: a
+        flat rectangle fits a plain card once it is placed exactly), and the most card-like one
         aligned densely as the second look does. Only the ways round whose face correlates with
-        some such card are judged, the best first and at most `outline_judged` of them. A
-        blurred, glared, fingered card gives ORB almost nothing of its own while its outline is
-        plain (stop 59). Only a match is taken: a
-        rectangle that is no enrolled card (a phone, a book, a poster) stays "none", so an empty
-        table never turns "unknown"."""
+        some such card are judged, the best first and at most `outline_judged` of them (stop
+        60: each judgement is 7-25 ms). A blurred, glared, fingered card gives ORB almost nothing
+        of its own while its outline is plain (stop 59). Only a match is taken: a rectangle that
+        is no enrolled card (a phone, a book, a poster) stays "none", so an empty table never
+        turns "unknown"."""
         if not self.t.outline_look or len(self._textured) == 0:
             return Identification("none")
         half = self._half(frame)
