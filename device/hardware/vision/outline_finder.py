@@ -188,12 +188,6 @@ def _covered(lines: list[Line], dirs: np.ndarray, pts: np.ndarray, quad: np.ndar
     return np.nansum(inside, axis=2)
 
 
-def _convex(quad: np.ndarray) -> bool:
-    e = np.roll(quad, -1, axis=0) - quad
-    z = e[:, 0] * np.roll(e, -1, axis=0)[:, 1] - e[:, 1] * np.roll(e, -1, axis=0)[:, 0]
-    return bool((z > 0).all() or (z < 0).all())
-
-
 def _clockwise(quad: np.ndarray) -> np.ndarray:
     """The same corners, clockwise in image coordinates (y down), keeping the first."""
     e = np.roll(quad, -1, axis=0) - quad
