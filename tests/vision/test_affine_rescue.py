@@ -88,12 +88,13 @@ def test_a_family_fit_on_a_bunched_consensus_is_aligned_and_named(text_refs: Ref
     inliers agreeing with the true pose and its corners 38 px off: its face was judged "none", and
     no retry found a better fit. Its affine fit is card-like (undecided); aligned densely by the
     second look, it is named. Without the family rescue, or with a card-like rescue dropped, it
-    stays "none"."""
+    stays "none" (the outline look, which runs on "none" frames and names this one too since stop
+    60, is off in those two: it is not what this test is about)."""
     on, _ = _pair(text_refs)
     no_family = Identifier([text_refs])
-    no_family.t = replace(on.t, affine_rescue_families=False)
+    no_family.t = replace(on.t, affine_rescue_families=False, outline_look=False)
     match_only = Identifier([text_refs])
-    match_only.t = replace(on.t, affine_rescue_unknown=False)
+    match_only.t = replace(on.t, affine_rescue_unknown=False, outline_look=False)
     frame = single_frame(render_card(decks.TEXT_FRAME_DECK, "tale-val"), 31005, "medium", "table")
     assert no_family.identify(frame).status == "none"
     assert match_only.identify(frame).status == "none"
