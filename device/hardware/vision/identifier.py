@@ -70,7 +70,7 @@ from device.hardware.vision.references import (
 )
 
 _BIG = 1 << 20
-_VIEW_SLOTS = 5  # a frame's views kept during one identify(): half size, grey, and its B, G and R channels
+_VIEW_SLOTS = 6  # a frame's views kept during one identify(): half size, grey, its B, G and R channels, half grey
 PLAIN_INK_CHOICES = ("all", "neutral", "off")  # Thresholds.plain_ink
 
 _T = TypeVar("_T")
@@ -689,10 +689,8 @@ class Identifier:
             return badge
         if best_unknown is None and self.t.affine_rescue_unknown:
             best_unknown = self._rescued  # a family fit's card-like affine rescue (see _verify)
-        if best_unknown is not None and not best_unknown.refined:
-            best_unknown = self._second_look(frame, best_unknown)
-        if best_unknown is not None and not best_unknown.is_match:
-            best_unknown = self._shading_free_look(frame, best_unknown)
+        if best_unknown is not None:
+            best_unknown = self._dense_looks(frame, best_unknown)
         return best_unknown or self._outline_look(frame)
 
     def _outline_look(self, frame: np.ndarray) -> Identification:
@@ -708,8 +706,7 @@ class Identifier:
         turns "unknown"."""
         if not self.t.outline_look or len(self._textured) == 0:
             return Identification("none")
-        half = self._half(frame)
-        grey = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY) if half.ndim == 3 else half
+        grey = self._grey_half(frame)
         none = np.zeros(0, np.int64)
         best: Identification | None = None
         ranked: list[tuple[float, np.ndarray, np.ndarray]] = []
@@ -727,13 +724,18 @@ class Identifier:
             if r.status == "unknown" and (best is None or r.whole > best.whole):
                 best = r
         if best is not None:
-            again = self._second_look(frame, best)
-            if not again.is_match:
-                again = self._shading_free_look(frame, again)
+            again = self._dense_looks(frame, best)
             named = self._card_index(again)
             if again.is_match and named is not None and named in self._textured:
                 return again
         return Identification("none")
+
+    def _dense_looks(self, frame: np.ndarray, result: Identification) -> Identification:
+        """A card-like fit that decided nothing, aligned densely: the second look (unless it was
+        already), then, if that names nothing, the look without shading."""
+        if not result.refined:
+            result = self._second_look(frame, result)
+        return result if result.is_match else self._shading_free_look(frame, result)
 
     def _best_correlation(self, frame: np.ndarray, h: np.ndarray) -> float:
         """How well the frame warped by h correlates with the best of the cards an outline may name
@@ -1069,7 +1071,7 @@ class Identifier:
         found = self._badge_finder.candidates(frame, self._half(frame) if frame.ndim == 3 else None, only)
         if only is None:  # (a search limited to some cards is the deshadowed look, which reads these)
             self._first_views = {}
-        grey = cv2.cvtColor(self._half(frame), cv2.COLOR_BGR2GRAY) if found else None
+        grey = self._grey_half(frame) if found else None
         views: dict[int, np.ndarray | None] = {-1: grey}  # grey, or a badge's contrast channel (half size)
         out: list[tuple[int, np.ndarray | None, np.ndarray]] = []
         rank_iters = self.t.badge_rank_iters if 0 < self.t.badge_rank_iters < self.t.badge_align_iters else 0
@@ -1541,6 +1543,15 @@ class Identifier:
         grey = cache[1]
         if grey is None:
             grey = cache[1] = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        return grey
+
+    def _grey_half(self, frame: np.ndarray) -> np.ndarray:
+        """The half-size frame in grey, made once per identify() (the badge patches' first views
+        and the outline finder both read it)."""
+        cache = self._view_cache(frame)
+        grey = cache[5]
+        if grey is None:
+            grey = cache[5] = cv2.cvtColor(self._half(frame), cv2.COLOR_BGR2GRAY)
         return grey
 
     def _channel_view(self, frame: np.ndarray, channel: int) -> np.ndarray:
