@@ -9,6 +9,7 @@ from typing import Any
 # target -> module with main(argv) -> int
 BENCHES: dict[str, str] = {
     "vision": "device.hardware.vision.bench",
+    "vision-paired": "device.hardware.vision.paired_timing",
     "mqtt": "device.network.mqtt.bench",
     "voice": "device.hardware.voice.bench",
     "journal": "device.box.journal_bench",
