@@ -6,6 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from device.hardware.vision import paired_timing
@@ -68,3 +69,12 @@ def test_bad_counts_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit):
             paired_timing.main(["--base", "HEAD", *argv])
     assert "--passes" in capsys.readouterr().err
+
+
+def test_figures_with_no_frames_of_a_kind_are_null_not_nan() -> None:
+    """JSON has no NaN: a run with no empty frames reports null for them."""
+    figures = paired_timing._figures(np.array([10.0, 20.0, 30.0]), cards=3)
+    assert figures["median_empty"] is None and figures["median_with_card"] == 20.0
+    json.loads(json.dumps(figures, allow_nan=False))
+    assert paired_timing._ratio(None, 3.0) is None and paired_timing._ratio(2.0, 0.0) is None
+    assert paired_timing._ratio(3.0, 2.0) == 1.5

@@ -154,14 +154,19 @@ def timing_frames(world: str, seed_base: int, cards: int, empty: int, folder: Pa
     return paths
 
 
-def _figures(ms: np.ndarray, cards: int) -> dict[str, float]:
+def _figures(ms: np.ndarray, cards: int) -> dict[str, float | None]:
+    """The bench's figures over one version's per-frame CPU ms (None where there are no frames)."""
     with_card, empty = ms[:cards], ms[cards:]
     return {
-        "median_with_card": round(float(np.median(with_card)), 2) if cards else float("nan"),
-        "median_empty": round(float(np.median(empty)), 2) if len(empty) else float("nan"),
+        "median_with_card": round(float(np.median(with_card)), 2) if len(with_card) else None,
+        "median_empty": round(float(np.median(empty)), 2) if len(empty) else None,
         "p95_all": round(float(np.percentile(ms, 95)), 2),
         "mean": round(float(ms.mean()), 2),
     }
+
+
+def _ratio(head: float | None, base: float | None) -> float | None:
+    return round(head / base, 3) if head is not None and base else None
 
 
 def compare(base: Worker, head: Worker, frames: list[Path], cards: int, passes: int) -> dict[str, Any]:
@@ -186,7 +191,7 @@ def compare(base: Worker, head: Worker, frames: list[Path], cards: int, passes: 
     return {
         "base": fa,
         "head": fb,
-        "ratio_head_to_base": {k: round(fb[k] / fa[k], 3) if fa[k] else None for k in fa},
+        "ratio_head_to_base": {k: _ratio(fb[k], fa[k]) for k in fa},
         "paired_median_added_ms": {
             "with_card": round(float(np.median(b_ms[:cards] - a_ms[:cards])), 2) if cards else None,
             "empty": round(float(np.median(b_ms[cards:] - a_ms[cards:])), 2) if len(frames) > cards else None,
