@@ -78,3 +78,9 @@ def test_figures_with_no_frames_of_a_kind_are_null_not_nan() -> None:
     json.loads(json.dumps(figures, allow_nan=False))
     assert paired_timing._ratio(None, 3.0) is None and paired_timing._ratio(2.0, 0.0) is None
     assert paired_timing._ratio(3.0, 2.0) == 1.5
+
+
+def test_the_command_answers_a_bad_revision_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert paired_timing.main(["--base", "no-such-revision-anywhere", "--world", "own", "--cards", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a commit" in err and "Traceback" not in err

@@ -206,6 +206,26 @@ def _default_core() -> int | None:
     return cores[-1] if cores else None
 
 
+def _run(repo: Path, args: argparse.Namespace, seed_base: int, core: int | None) -> tuple[str, dict[str, Any]]:
+    """The base revision exported, the frames written, both versions enrolled and compared."""
+    with tempfile.TemporaryDirectory(prefix="houston-paired-") as tmp:
+        root = Path(tmp)
+        commit = export_revision(repo, args.base, root / "base")
+        (root / "frames").mkdir()
+        frames = timing_frames(args.world, seed_base, args.cards, args.empty, root / "frames")
+        print(f"[paired] {len(frames)} frames; enrolling {args.world} with both versions", file=sys.stderr)
+        calibration = _LIGHT_CALIBRATION if args.light_calibration else None
+        base = Worker(root / "base", args.world, root / "store-base", calibration)
+        head = Worker(repo, args.world, root / "store-head", calibration)
+        try:
+            base.ready(core)
+            head.ready(core)
+            return commit, compare(base, head, frames, args.cards, args.passes)
+        finally:
+            head.close()
+            base.close()
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="houston bench vision-paired", description=__doc__.split("\n\n")[0])
     p.add_argument("--base", required=True, help="the revision to compare this checkout with (e.g. main)")
@@ -222,27 +242,14 @@ def main(argv: list[str]) -> int:
     args = p.parse_args(argv)
     if args.cards < 0 or args.empty < 0 or args.cards + args.empty == 0 or args.passes < 1:
         p.error("--cards and --empty must be >= 0 with at least one frame, --passes >= 1")
-    repo = Path(__file__).resolve().parents[3]
-    head_tree = repo
+    repo = Path(__file__).resolve().parents[3]  # this checkout: the head version, and where --base is resolved
     seed_base = 0 if args.tuning_seeds else EVAL_SEED_BASE
     core = args.core if args.core is not None else _default_core()
-    with tempfile.TemporaryDirectory(prefix="houston-paired-") as tmp:
-        root = Path(tmp)
-        base_tree = root / "base"
-        commit = export_revision(repo, args.base, base_tree)
-        (root / "frames").mkdir()
-        frames = timing_frames(args.world, seed_base, args.cards, args.empty, root / "frames")
-        print(f"[paired] {len(frames)} frames; enrolling {args.world} with both versions", file=sys.stderr)
-        calibration = _LIGHT_CALIBRATION if args.light_calibration else None
-        base = Worker(base_tree, args.world, root / "store-base", calibration)
-        head = Worker(head_tree, args.world, root / "store-head", calibration)
-        try:
-            base.ready(core)
-            head.ready(core)
-            result = compare(base, head, frames, args.cards, args.passes)
-        finally:
-            head.close()
-            base.close()
+    try:
+        commit, result = _run(repo, args, seed_base, core)
+    except (ValueError, RuntimeError, OSError) as exc:  # a bad revision, a worker that died
+        print(f"houston bench vision-paired: {exc}", file=sys.stderr)
+        return 2
     out = {
         "bench": "vision-paired",
         "world": args.world,
