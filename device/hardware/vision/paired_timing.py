@@ -32,8 +32,8 @@ from device.hardware.vision.captures import EVAL_SEED_BASE
 
 # The worker, run with `python -c` in each version's tree (an older revision need not have this
 # module): enrolls the world's deck with that tree's code (calibration options as JSON, null: the
-# table's), then times `identify` on each frame file
-# named on stdin, answering "cpu_ms<TAB>status<TAB>card".
+# table's), then times `identify` on each frame file named on stdin, answering
+# "cpu_ms<TAB>status<TAB>card".
 _WORKER = """
 import json, sys, time
 from pathlib import Path
@@ -110,6 +110,7 @@ class Worker:
         return Answer.parse(self._stdout.readline())
 
     def close(self) -> None:
+        """End its input and wait for it (killed after 30 s: an enrollment still running)."""
         if self._proc.stdin is not None:
             self._proc.stdin.close()
         try:
@@ -171,7 +172,8 @@ def _ratio(head: float | None, base: float | None) -> float | None:
 
 def compare(base: Worker, head: Worker, frames: list[Path], cards: int, passes: int) -> dict[str, Any]:
     """Both versions on every frame, in turn (the order swapped every frame and every pass); per
-    frame each version's lowest CPU ms."""
+    frame each version's lowest CPU ms. Answers are compared on the first pass (`identify` is
+    deterministic, so later passes repeat them)."""
     for f in frames[:5]:  # warm both (caches, lazy imports)
         base.time(f)
         head.time(f)
@@ -202,6 +204,7 @@ def compare(base: Worker, head: Worker, frames: list[Path], cards: int, passes: 
 
 
 def _default_core() -> int | None:
+    """The last core this process may run on (None where the platform cannot pin)."""
     cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     return cores[-1] if cores else None
 
