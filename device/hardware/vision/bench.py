@@ -358,8 +358,14 @@ def _single_record(
     }
 
 
-def _pct(values: list[float], q: float) -> float | None:
-    return round(float(np.percentile(values, q)), 2) if values else None
+def percentile(values: list[float], q: float) -> float | None:
+    """The q-th percentile of per-frame ms, rounded as the bench reports it (None for no frames)."""
+    return round(float(np.percentile(values, q)), 2) if len(values) else None
+
+
+def empty_timing_holds(count: int) -> list[int]:
+    """The negative holds whose first frames are timed as empty frames: odd ones are empty scenes."""
+    return [2 * k + 1 for k in range(max(1, count))]
 
 
 def _time_identifier(ident: Any, frames: list[np.ndarray], cpu: list[float] | None = None) -> list[float]:
@@ -414,7 +420,7 @@ class _WorldRun:
         self.scaling_idx = [i for i in range(max(1, sizes.scaling_frames) * 3) if self.deck[i % n] in first30][
             : sizes.scaling_frames
         ]
-        self.empty_idx = [2 * k + 1 for k in range(max(1, sizes.timing_frames // 2))]
+        self.empty_idx = empty_timing_holds(sizes.timing_frames // 2)
         npy = {("pos", i) for i in range(sizes.timing_frames)} | {("pos", i) for i in self.scaling_idx}
         npy |= {("neg", i) for i in self.empty_idx}
         self.keep = _Keep(str(self.dir / "frames"), frozenset(npy), frozenset(range(sizes.cli_images)))
@@ -495,22 +501,22 @@ class _WorldRun:
         without = _time_identifier(self.ident, empty, cpu_empty)
         out: dict[str, Any] = {
             "ms_per_frame": {
-                "median_with_card": _pct(with_card, 50),
-                "median_empty": _pct(without, 50),
-                "p95_all": _pct(with_card + without, 95),
+                "median_with_card": percentile(with_card, 50),
+                "median_empty": percentile(without, 50),
+                "p95_all": percentile(with_card + without, 95),
                 "threads": 1,
                 "frames": len(with_card) + len(without),
                 "load_average_1min": round(os.getloadavg()[0], 2),
             },
             "cpu_ms_per_frame": {
-                "median_with_card": _pct(cpu_card, 50),
-                "median_empty": _pct(cpu_empty, 50),
-                "p95_all": _pct(cpu_card + cpu_empty, 95),
+                "median_with_card": percentile(cpu_card, 50),
+                "median_empty": percentile(cpu_empty, 50),
+                "p95_all": percentile(cpu_card + cpu_empty, 95),
             },
         }
         if self.baseline_cpu:  # measured by a worker (_baseline_task): CPU ms against CPU ms
             out["baseline_ms_per_frame"] = {
-                "median": _pct(self.baseline_cpu, 50),
+                "median": percentile(self.baseline_cpu, 50),
                 "frames": len(self.baseline_cpu),
                 "clock": "thread CPU",
             }
@@ -526,8 +532,8 @@ class _WorldRun:
             for n, sub in self.scaling.items():
                 _time_identifier(sub, scale_frames[:3])
                 cpu: list[float] = []
-                wall_scaling[str(n)] = _pct(_time_identifier(sub, scale_frames, cpu), 50)
-                scaling[str(n)] = _pct(cpu, 50)
+                wall_scaling[str(n)] = percentile(_time_identifier(sub, scale_frames, cpu), 50)
+                scaling[str(n)] = percentile(cpu, 50)
             scaling["ratio_120_to_30"] = round(scaling["120"] / scaling["30"], 2)
             wall_scaling["ratio_120_to_30"] = round(wall_scaling["120"] / wall_scaling["30"], 2)
         out["ms_per_frame_by_cards"] = scaling  # CPU ms
@@ -724,7 +730,7 @@ def _sequence_figures(results: list[dict[str, Any]]) -> dict[str, Any]:
             "unknown": len(unknown),
             "none": len(pos) - len(correct) - len(wrong) - len(unknown),
             "correct_rate": round(len(correct) / max(1, len(pos)), 4),
-            "frames_to_decision": {"median": _pct(to_decision, 50), "p95": _pct(to_decision, 95)},
+            "frames_to_decision": {"median": percentile(to_decision, 50), "p95": percentile(to_decision, 95)},
             "wrong_examples": [(r["truth"], r["decisions"][0]) for r in wrong[:5]],
             "none_examples": [r["truth"] for r in pos if not r["decisions"]][:10],
             "correct_rate_by_kind": _rate_by_kind(pos, lambda r: id(r) in correct_ids),

@@ -28,6 +28,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from device.hardware.vision.bench import WORLDS, empty_timing_holds, percentile, presentation
 from device.hardware.vision.captures import EVAL_SEED_BASE
 
 # The worker, run with `python -c` in each version's tree (an older revision need not have this
@@ -143,12 +144,11 @@ def export_revision(repo: Path, rev: str, dest: Path) -> str:
 
 def timing_frames(world: str, seed_base: int, cards: int, empty: int, folder: Path) -> list[Path]:
     """The bench's timing frames of a world (first frames of holds with a card 0..cards-1, then of
-    the empty holds 1, 3, 5, ...), saved as .npy files in `folder`."""
-    from device.hardware.vision.bench import WORLDS, presentation
-
+    the empty holds the bench times), saved as .npy files in `folder`."""
     w = WORLDS[world]
     paths = []
-    for kind, i in [("pos", i) for i in range(cards)] + [("neg", 2 * k + 1) for k in range(empty)]:
+    empties = empty_timing_holds(empty) if empty else []
+    for kind, i in [("pos", i) for i in range(cards)] + [("neg", i) for i in empties]:
         path = folder / f"{kind}-{i:05d}.npy"
         np.save(path, next(presentation(w, w.render, seed_base, kind, i)[1]))
         paths.append(path)
@@ -157,11 +157,11 @@ def timing_frames(world: str, seed_base: int, cards: int, empty: int, folder: Pa
 
 def _figures(ms: np.ndarray, cards: int) -> dict[str, float | None]:
     """The bench's figures over one version's per-frame CPU ms (None where there are no frames)."""
-    with_card, empty = ms[:cards], ms[cards:]
+    with_card, empty, every = ms[:cards].tolist(), ms[cards:].tolist(), ms.tolist()
     return {
-        "median_with_card": round(float(np.median(with_card)), 2) if len(with_card) else None,
-        "median_empty": round(float(np.median(empty)), 2) if len(empty) else None,
-        "p95_all": round(float(np.percentile(ms, 95)), 2),
+        "median_with_card": percentile(with_card, 50),
+        "median_empty": percentile(empty, 50),
+        "p95_all": percentile(every, 95),
         "mean": round(float(ms.mean()), 2),
     }
 
