@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from device.hardware.vision.card_art import CARD_CORNERS
+from device.hardware.vision.channels import channel_max, channel_min, channel_sum
 from device.hardware.vision.references import THUMB_SCALE
 
 MIN_FIELD_SHARE = 0.5  # a card is a plain-field card when one colour covers this much of its face
@@ -126,7 +127,7 @@ def _largest_patch(mask: np.ndarray) -> tuple[int, int, int, int] | None:
 
 def chromaticity(bgr: np.ndarray) -> np.ndarray:
     """Each colour's share of its B + G + R (last axis): brightness taken out."""
-    return bgr / (bgr.sum(axis=-1, keepdims=True) + 1e-3)
+    return bgr / (channel_sum(bgr)[..., None] + 1e-3)
 
 
 def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_FIELD_SHARE) -> list[BadgeColour]:
@@ -141,7 +142,7 @@ def field_colours(thumbs: np.ndarray, min_chroma: float, min_share: float = MIN_
         if np.abs(chroma - 1 / 3).sum() < min_chroma:
             continue
         own = chromaticity(face)
-        mask = (np.abs(own - chroma.astype(np.float32)).sum(axis=2) <= _FIELD_TOLERANCE).astype(np.uint8)
+        mask = (channel_sum(np.abs(own - chroma.astype(np.float32))) <= _FIELD_TOLERANCE).astype(np.uint8)
         if mask.mean() < min_share:
             continue
         box = _largest_patch(mask)
@@ -412,7 +413,7 @@ def shadow_light(small: np.ndarray, field: np.ndarray, min_ratio: float, sigma: 
     on = field.astype(bool)
     if np.count_nonzero(on) < 100:
         return None
-    bright = small.sum(axis=2)
+    bright = channel_sum(small)
     p10, p90 = np.percentile(bright[on], [10, 90])
     if p90 <= 0 or p10 >= min_ratio * p90:
         return None
@@ -450,8 +451,8 @@ def added_light(small: np.ndarray, field: np.ndarray, min_excess: float, sigma: 
     cv2.fillConvexPoly(hull, cv2.convexHull(pts), 1)
     inside = hull > 0
     excess = np.asarray(small, np.float32) - np.median(small[on], axis=0).astype(np.float32)
-    low = excess.min(axis=2)
-    grey = inside & (low > 0) & (excess.max(axis=2) - low < 0.3 * low + 8.0)
+    low = channel_min(excess)
+    grey = inside & (low > 0) & (channel_max(excess) - low < 0.3 * low + 8.0)
     lifted = np.count_nonzero(grey)
     if lifted < 30 or float(np.percentile(low[grey], 90)) < min_excess:
         return None
@@ -472,7 +473,7 @@ def _level_split(near: np.ndarray, inside: np.ndarray, small: np.ndarray, band: 
     """A white or grey patch's pixels (`near`) within `band` of the median brightness of those
     inside its quads (the field's, which is most of them): a white emblem or a white ceiling
     beside a grey card leaves it, so the emblem is a hole again."""
-    grey = small.sum(axis=2)
+    grey = channel_sum(small)
     on = (near & inside).astype(bool)
     if np.count_nonzero(on) < 50:
         return near

@@ -56,6 +56,7 @@ from device.hardware.vision.badge_finder import (
 )
 from device.hardware.vision.calibration import DEFAULT_STRICTNESS, thresholds_at
 from device.hardware.vision.card_art import CARD_CORNERS, CARD_H, CARD_W
+from device.hardware.vision.channels import channel_max, channel_min, channel_sum
 from device.hardware.vision.features import FeatureExtractor, Features
 from device.hardware.vision.hamming_index import HammingIndex
 from device.hardware.vision.localiser import Correspondences, PooledLocaliser
@@ -422,7 +423,7 @@ class Identifier:
         out: dict[int, _PlainLayout] = {}
         for p in fields:
             face = self._plain_face(p)
-            dist = np.abs(face - p.bgr.astype(np.float32)).sum(axis=2)
+            dist = channel_sum(np.abs(face - p.bgr.astype(np.float32)))
             fm = cv2.erode((dist < 60).astype(np.uint8), _K5).astype(bool) & self._inner
             nm, wm = self._other_and_white(face, dist > 120)
             if (dist < _FLAT_FIELD).mean() < MIN_FIELD_SHARE or fm.sum() < 50:
@@ -436,7 +437,7 @@ class Identifier:
                 out[p.card] = _PlainLayout(fm, nm, wm, _hue_of(f, w), _level_of(f, w), chroma, neutral=neutral)
                 continue
             # Its ink (a dark emblem clear of edges): the reference when the field is its only white.
-            im = cv2.erode(((dist > 120) & (face.max(axis=2) <= _INK_LEVEL)).astype(np.uint8), _K3).astype(bool)
+            im = cv2.erode(((dist > 120) & (channel_max(face) <= _INK_LEVEL)).astype(np.uint8), _K3).astype(bool)
             im &= self._inner
             if ink and im.sum() >= 15:  # (no level: _plain_evidence judges the hue alone against ink)
                 k = np.median(face[im], axis=0)
@@ -470,7 +471,7 @@ class Identifier:
     def _other_and_white(self, face: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A plain face's parts that are not its field (`other`, a thin ring's kept too: `_core`)
         and its white among them (a border, an emblem): pixels clear of edges, the colour's reference."""
-        white = cv2.erode((other & (face.min(axis=2) >= 190)).astype(np.uint8), _K3).astype(bool)
+        white = cv2.erode((other & (channel_min(face) >= 190)).astype(np.uint8), _K3).astype(bool)
         return _core(other) & self._inner, white & self._inner
 
     def _pale_layout(self, face: np.ndarray, dist: np.ndarray) -> _PlainLayout | None:
@@ -487,7 +488,7 @@ class Identifier:
         chroma = chromaticity(f)
         if np.abs(chroma - 1 / 3).sum() >= self.t.badge_min_chroma:
             return None
-        nm, wm = self._other_and_white(face, (dist > _PALE_STEP) & (face.min(axis=2) > f.max()))
+        nm, wm = self._other_and_white(face, (dist > _PALE_STEP) & (channel_min(face) > f.max()))
         if wm.sum() < 15:
             return None
         w = np.median(face[wm], axis=0)
@@ -497,7 +498,7 @@ class Identifier:
         """A white or grey plain card's emblem, as a hole in its field measured by level (its
         unshaded face within 60 levels of the field colour, as its layout is): by chromaticity a
         white emblem is field too, so the card had none and was never placed by it."""
-        return emblem_of_field(np.abs(self._plain_face(b) - b.bgr.astype(np.float32)).sum(axis=2) < 60)
+        return emblem_of_field(channel_sum(np.abs(self._plain_face(b) - b.bgr.astype(np.float32))) < 60)
 
     def _plain_face(self, b: BadgeColour) -> np.ndarray:
         """A plain card's enrolled face as its layout and emblem are measured on: unshaded."""
@@ -1516,7 +1517,7 @@ class Identifier:
                 mask = np.ones((THUMB_H, THUMB_W), bool)
             else:
                 median = np.median(self._thumbs_f[family], axis=0)
-                differ = (np.abs(self._thumbs_f[card] - median).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+                differ = (channel_max(np.abs(self._thumbs_f[card] - median)) > _DIFF_LEVEL).astype(np.uint8)
                 mask = cv2.dilate(differ, _K3).astype(bool)
             self._own[card] = mask
         return mask
@@ -1578,7 +1579,7 @@ class Identifier:
         m = np.diag([THUMB_SCALE, THUMB_SCALE, 1.0]) @ h @ np.diag([2.0, 2.0, 1.0])
         warped = cv2.warpPerspective(small, m, (THUMB_W, THUMB_H), flags=cv2.INTER_LINEAR)
         # Glare saturates every channel: those pixels say nothing about the face under them.
-        glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
+        glare = cv2.dilate((channel_min(warped) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
         self._plain = warped.astype(np.float32)  # for colour duels (this frame only)
         warped = bandpass(self._plain, self.t.bandpass_sigma)
         valid = (
@@ -1712,7 +1713,7 @@ class Identifier:
         img = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         m = np.diag([DETAIL_SCALE, DETAIL_SCALE, 1.0]) @ h
         warped = cv2.warpPerspective(img, m, (DETAIL_W, DETAIL_H), flags=cv2.INTER_LINEAR)
-        glare = cv2.dilate((warped.min(axis=2) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
+        glare = cv2.dilate((channel_min(warped) >= self.t.glare_level).astype(np.uint8), _K5).astype(bool)
         obs = bandpass(warped.astype(np.float32), self.t.bandpass_sigma)
         if frame.ndim == 2:
             obs = np.repeat((obs @ np.float32([0.114, 0.587, 0.299]))[..., None], 3, axis=2)
@@ -1727,7 +1728,7 @@ class Identifier:
 
         def mask() -> np.ndarray:
             assert self._details_f is not None
-            differ = (np.abs(self._details_f[a] - self._details_f[b]).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+            differ = (channel_max(np.abs(self._details_f[a] - self._details_f[b])) > _DIFF_LEVEL).astype(np.uint8)
             return cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool)
 
         return _per_pair(self._detail_masks, a, b, 4096, mask)
@@ -1736,7 +1737,7 @@ class Identifier:
         """Where cards a and b differ (dilated for context), cached per pair."""
 
         def mask() -> np.ndarray:
-            differ = (np.abs(self._thumbs_f[a] - self._thumbs_f[b]).max(axis=2) > _DIFF_LEVEL).astype(np.uint8)
+            differ = (channel_max(np.abs(self._thumbs_f[a] - self._thumbs_f[b])) > _DIFF_LEVEL).astype(np.uint8)
             return cv2.dilate(cv2.morphologyEx(differ, cv2.MORPH_OPEN, _K2), _K5).astype(bool) & self._inner
 
         return _per_pair(self._masks, a, b, 20000, mask)
@@ -1897,7 +1898,7 @@ def _on_segment(o: np.ndarray, f: np.ndarray, w: np.ndarray) -> tuple[np.ndarray
         return None
     rel = o - f.astype(np.float32)
     t = (rel @ d) / span
-    resid = np.sqrt(np.maximum((rel * rel).sum(axis=2) - t * t * span, 0.0) / span)
+    resid = np.sqrt(np.maximum(channel_sum(rel * rel) - t * t * span, 0.0) / span)
     return t, (resid < 0.35) & (t > -0.3) & (t < 1.3)
 
 
@@ -1951,7 +1952,7 @@ def _shading_off(img: np.ndarray, sigma: float, mask: np.ndarray | None) -> np.n
 def _darkest_channel(frame: np.ndarray) -> np.ndarray:
     """Each pixel's darkest channel, every 4th row and column (a frame's blacks, cheaply)."""
     sample = frame[::4, ::4]
-    return sample.min(axis=2) if sample.ndim == 3 else sample
+    return channel_min(sample) if sample.ndim == 3 else sample
 
 
 def _crushed_share(frame: np.ndarray) -> float:
