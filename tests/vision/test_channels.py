@@ -17,7 +17,7 @@ _PAIRS = [
 def _images(dtype: type) -> list[np.ndarray]:
     rng = np.random.default_rng(62)
     out = []
-    for shape in [(240, 320, 3), (61, 79, 3), (9, 4), (3,), (5, 6, 4)]:
+    for shape in [(240, 320, 3), (61, 79, 3), (9, 4), (3,), (5, 6, 4), (7, 2)]:
         if np.issubdtype(dtype, np.floating):
             a = rng.normal(0.0, 500.0, shape).astype(dtype)
         else:

@@ -1,4 +1,5 @@
-"""A colour image's per-pixel min, max and sum over its channels, computed plane by plane.
+"""A colour image's per-pixel min, max and sum over its channels (two or more, the last axis),
+computed plane by plane.
 
 numpy reduces over a short last axis (a pixel's three channels) one element at a time: on a
 half-size frame (320x240x3) `min(axis=2)` and `max(axis=2)` of float32 take ~5.5 ms together, the
