@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from device.hardware.vision.channels import channel_sum
+
 
 def bandpass(img: np.ndarray, sigma: float) -> np.ndarray:
     """Light smoothing minus heavy smoothing: keeps edges and texture, drops shading and glare."""
@@ -42,7 +44,7 @@ def correlate(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarra
     out = np.empty(len(refs))
     keep_n = max(20, int(n * (1.0 - trim)))
     for m in range(len(refs)):
-        resid = np.abs(zo - rho[m] * zr[m]).sum(axis=1)
+        resid = channel_sum(np.abs(zo - rho[m] * zr[m]))
         keep = np.argpartition(resid, keep_n - 1)[:keep_n]
         a, b = standardise(obs[keep]), standardise(refs[m][keep])
         out[m] = float((a * b).sum()) / (3 * keep_n)

@@ -1492,9 +1492,9 @@ class Identifier:
         if band.sum() < _SPILL_MIN_PX:
             return 0.0
         px = o[band]
-        level = px.sum(axis=1)
+        level = channel_sum(px)
         f_level = float(f.sum())
-        near = np.abs(chromaticity(px) - chromaticity(f)).sum(axis=1) <= _SPILL_CHROMA
+        near = channel_sum(np.abs(chromaticity(px) - chromaticity(f))) <= _SPILL_CHROMA
         near &= np.abs(level - f_level) <= _SPILL_LEVEL * f_level
         return float(near.mean())
 
@@ -1802,7 +1802,7 @@ class Identifier:
         for k in (a, b):
             r = self._thumbs_f[k][valid]
             gain = (o * r).sum(axis=0) / ((r * r).sum(axis=0) + 1e-6)
-            resid = ((o - gain * r) ** 2).sum(axis=1)
+            resid = channel_sum((o - gain * r) ** 2)
             keep = np.sort(resid)[: max(20, int(len(resid) * (1.0 - self.t.trim)))]  # fingers, glare
             out.append(float(keep.sum()) / spread)
         total = out[0] + out[1] + 1e-9
