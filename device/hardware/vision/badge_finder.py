@@ -497,9 +497,8 @@ def _fit_template(badge: BadgeColour, scale: float) -> tuple[np.ndarray, np.ndar
 
 
 def _near(planes: tuple[np.ndarray, ...], lit: np.ndarray, c: np.ndarray, tolerance: float) -> np.ndarray:
-    """Lit pixels within `tolerance` (L1) of chromaticity c, one channel plane at a time:
-    summing a pixel's three channels along the last axis is numpy's slow path (the same sum, in
-    the same order, so the same bits)."""
+    """Lit pixels within `tolerance` (L1) of chromaticity c, one channel plane at a time (the
+    planes are kept apart already: summing along the last axis is numpy's slow path, channels.py)."""
     dist = np.abs(planes[0] - c[0])
     dist += np.abs(planes[1] - c[1])
     dist += np.abs(planes[2] - c[2])
@@ -510,8 +509,7 @@ def _chroma_planes(img: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray]
     """Per-channel chromaticity planes of a float32 BGR image, and where it is lit enough for
     chromaticity to mean anything (near-black pixels' chromaticity is noise)."""
     b, g, r = (np.ascontiguousarray(img[..., k]) for k in range(3))
-    total = b + g
-    total += r
+    total = channel_sum(img)
     denom = total + np.float32(1e-3)
     return (b / denom, g / denom, r / denom), total >= 60
 
