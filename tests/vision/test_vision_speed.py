@@ -95,24 +95,61 @@ def test_the_badge_field_mask_is_its_definition_bit_for_bit(synthetic_refs: Refe
     assert compared >= 6  # the masks compared were not all empty
 
 
-def _standardise_as_written_first(x: np.ndarray) -> np.ndarray:
-    inv_n = 1.0 / x.shape[-2]
-    x = x - np.add.reduce(x, axis=-2, keepdims=True) * inv_n
-    return x / (np.sqrt(np.add.reduce(x * x, axis=-2, keepdims=True) * inv_n) + 1e-3)
+def _standardise_by_definition(x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.float64)
+    x = x - x.mean(axis=-2, keepdims=True)
+    return x / (np.sqrt((x * x).mean(axis=-2, keepdims=True)) + 1e-3)
 
 
-def test_standardise_keeps_the_bits_of_its_first_form() -> None:
-    """Channel-major with sequential sums: the same additions in the same order (a pairwise sum
-    would differ in the last bits, and a near tie in a duel could then go the other way)."""
+def _correlate_by_definition(obs: np.ndarray, refs: np.ndarray, trim: float) -> np.ndarray:
+    """The trimmed correlation as first written: each reference's worst-fitting pixels dropped by
+    index, the rest gathered and correlated again (in float64 here)."""
+    n = len(obs)
+    zo, zr = _standardise_by_definition(obs), _standardise_by_definition(refs)
+    rho = np.einsum("nc,mnc->mc", zo, zr) / n
+    if trim <= 0:
+        return rho.mean(axis=1)
+    keep_n = max(20, int(n * (1.0 - trim)))
+    out = np.empty(len(refs))
+    for m in range(len(refs)):
+        resid = np.abs(zo - rho[m] * zr[m]).sum(axis=1)
+        keep = np.argsort(resid, kind="stable")[:keep_n]
+        a, b = _standardise_by_definition(obs[keep]), _standardise_by_definition(refs[m][keep])
+        out[m] = (a * b).sum() / (3 * keep_n)
+    return out
+
+
+def test_standardise_is_its_definition_to_float_rounding() -> None:
+    """Channel-major rows with pairwise sums, or a reduce along the pixels in other layouts."""
     rng = np.random.default_rng(13)
     for n, lead in ((20, ()), (700, ()), (2500, (2,)), (1300, (60,)), (5000, (1,))):
         for dtype in (np.float32, np.float64):
             x = (rng.normal(size=(*lead, n, 3)) * 40 + 90).astype(dtype)
-            assert np.array_equal(standardise(x), _standardise_as_written_first(x)), (n, lead, dtype)
+            got = standardise(x)
+            assert got.dtype == dtype and got.shape == x.shape
+            assert np.allclose(got, _standardise_by_definition(x), atol=2e-5), (n, lead, dtype)
     faces = rng.normal(size=(60, 88, 63, 3)).astype(np.float32)
     masked = faces[np.arange(5, 60)][:, rng.random((88, 63)) < 0.4]  # pixels outermost in memory
     assert not masked.flags.c_contiguous
-    assert np.array_equal(standardise(masked), _standardise_as_written_first(masked))
+    assert np.allclose(standardise(masked), _standardise_by_definition(masked), atol=2e-5)
+
+
+def test_the_trimmed_correlation_is_its_definition_to_float_rounding() -> None:
+    """The masked, channel-major correlation against the gathered one it replaced: views that are a
+    lit, noisy reference under a finger (a block of one value), against it and another face, with
+    and without trimming; too few pixels give zeros."""
+    rng = np.random.default_rng(63)
+    for n in (20, 57, 800, 2100, 4800):
+        ref = cv2.GaussianBlur(rng.normal(0, 25, (n, 1, 3)).astype(np.float32), (0, 0), 2).reshape(n, 3) + 90
+        other = rng.normal(90, 25, (n, 3)).astype(np.float32)
+        view = (ref * np.float32([0.6, 0.9, 1.1]) + 12 + rng.normal(0, 6, ref.shape)).astype(np.float32)
+        view[: n // 6] = 230  # a finger
+        for refs in (ref[None], np.stack([ref, other]), np.stack([other, ref, ref * 0.5])):
+            for trim in (0.0, 0.25):
+                got = correlate(view, refs, trim)
+                assert got.shape == (len(refs),)
+                assert np.allclose(got, _correlate_by_definition(view, refs, trim), atol=1e-5), (n, len(refs), trim)
+    assert np.array_equal(correlate(np.ones((19, 3), np.float32), np.ones((2, 19, 3), np.float32), 0.25), [0, 0])
 
 
 def test_ranking_a_family_by_matrix_products_gives_the_gathered_correlations() -> None:

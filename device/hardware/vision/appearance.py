@@ -10,8 +10,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from device.hardware.vision.channels import channel_sum
-
 
 def bandpass(img: np.ndarray, sigma: float) -> np.ndarray:
     """Light smoothing minus heavy smoothing: keeps edges and texture, drops shading and glare."""
@@ -32,52 +30,54 @@ def correlate(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarra
     Per channel, so a colour cast or a dim lamp (a gain and an offset per channel) does not matter.
     With `trim`, that share of the worst-fitting pixels (fingers, glare) is dropped and the
     correlation computed again on the rest.
+
+    Worked on channel-major rows (C x n and M x C x n), so every numpy loop runs along the pixels,
+    not a pixel's 3 channels. The trimmed pass weighs the kept pixels by a 0/1 mask rather than
+    gathering them (the gathers and `argpartition` were half of a duel's time), and sums pairwise:
+    within ~2e-6 of the sequential sums it had before (stop 63).
     """
     n = len(obs)
     if n < 20:
         return np.zeros(len(refs))
-    zo = standardise(obs)
-    zr = standardise(refs)
-    rho = np.einsum("nc,mnc->mc", zo, zr) / n
+    o = np.ascontiguousarray(np.swapaxes(obs, -2, -1))  # C x n
+    r = np.ascontiguousarray(np.swapaxes(refs, -2, -1))  # M x C x n
+    zo, zr = _standardise_rows(o), _standardise_rows(r)
+    rho = np.add.reduce(zo * zr, axis=-1) / n  # M x C
     if trim <= 0:
         return rho.mean(axis=1)
-    out = np.empty(len(refs))
     keep_n = max(20, int(n * (1.0 - trim)))
-    for m in range(len(refs)):
-        resid = channel_sum(np.abs(zo - rho[m] * zr[m]))
-        keep = np.argpartition(resid, keep_n - 1)[:keep_n]
-        a, b = standardise(obs[keep]), standardise(refs[m][keep])
-        out[m] = float((a * b).sum()) / (3 * keep_n)
-    return out
+    resid = np.add.reduce(np.abs(zo - rho[:, :, None] * zr), axis=1)  # M x n: a pixel's misfit, all channels
+    worst_kept = np.partition(resid, keep_n - 1, axis=1)[:, keep_n - 1, None]
+    w = (resid <= worst_kept).astype(o.dtype)[:, None, :]  # M x 1 x n (a tie at the cut keeps both)
+    k = np.add.reduce(w, axis=-1)  # M x 1
+    dx = (o - np.add.reduce(o * w, axis=-1, keepdims=True) / k[..., None]) * w
+    dy = (r - np.add.reduce(r * w, axis=-1, keepdims=True) / k[..., None]) * w
+    sx = np.sqrt(np.add.reduce(dx * dx, axis=-1) / k)
+    sy = np.sqrt(np.add.reduce(dy * dy, axis=-1) / k)
+    cov = np.add.reduce(dx * dy, axis=-1) / k
+    return (cov / ((sx + 1e-3) * (sy + 1e-3))).mean(axis=1).astype(np.float64)
 
 
 def standardise(x: np.ndarray) -> np.ndarray:
     """Zero mean, unit deviation per colour channel along the pixel axis (second to last).
 
     A C-ordered array has a pixel's 3 channels innermost, and every numpy loop over it was 3 long:
-    it is worked on channel-major rows instead. numpy's reduce over the pixel axis adds pixel after
-    pixel, and `add.accumulate` on the rows makes the same additions in the same order: the same
-    bits. Other layouts (a mask applied across faces puts the pixels outermost) keep the reduce,
-    which is fast there."""
+    it is worked on channel-major rows instead. Other layouts (a mask applied across faces puts
+    the pixels outermost) are reduced as they are, which is fast there."""
     if not x.flags.c_contiguous or x.ndim < 2:
-        return _standardise_by_reduce(x)
-    inv_n = 1.0 / x.shape[-2]  # sums times 1/n: np.mean's bookkeeping costs more than the sums here
-    rows = np.ascontiguousarray(np.swapaxes(x, -2, -1))
-    rows = rows - _sequential_sums(rows) * inv_n
-    rows = rows / (np.sqrt(_sequential_sums(rows * rows) * inv_n) + 1e-3)
+        inv_n = 1.0 / x.shape[-2]
+        x = x - np.add.reduce(x, axis=-2, keepdims=True) * inv_n
+        return x / (np.sqrt(np.add.reduce(x * x, axis=-2, keepdims=True) * inv_n) + 1e-3)
+    rows = _standardise_rows(np.ascontiguousarray(np.swapaxes(x, -2, -1)))
     return np.ascontiguousarray(np.swapaxes(rows, -2, -1))
 
 
-def _standardise_by_reduce(x: np.ndarray) -> np.ndarray:
-    """`standardise` as first written, for layouts where numpy's reduce has long inner loops."""
-    inv_n = 1.0 / x.shape[-2]
-    x = x - np.add.reduce(x, axis=-2, keepdims=True) * inv_n
-    return x / (np.sqrt(np.add.reduce(x * x, axis=-2, keepdims=True) * inv_n) + 1e-3)
-
-
-def _sequential_sums(rows: np.ndarray) -> np.ndarray:
-    """Each row's sum, added left to right (not pairwise), kept as a column."""
-    return np.add.accumulate(rows, axis=-1)[..., -1:]
+def _standardise_rows(rows: np.ndarray) -> np.ndarray:
+    """Zero mean, unit deviation along the last axis (sums times 1/n: np.mean's bookkeeping costs
+    more than the sums at these sizes)."""
+    inv_n = 1.0 / rows.shape[-1]
+    rows = rows - np.add.reduce(rows, axis=-1, keepdims=True) * inv_n
+    return rows / (np.sqrt(np.add.reduce(rows * rows, axis=-1, keepdims=True) * inv_n) + 1e-3)
 
 
 class FaceRows:
