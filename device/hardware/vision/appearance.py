@@ -48,7 +48,7 @@ def correlate(obs: np.ndarray, refs: np.ndarray, trim: float = 0.0) -> np.ndarra
     keep_n = max(20, int(n * (1.0 - trim)))
     resid = np.add.reduce(np.abs(zo - rho[:, :, None] * zr), axis=1)  # M x n: a pixel's misfit, all channels
     worst_kept = np.partition(resid, keep_n - 1, axis=1)[:, keep_n - 1, None]
-    w = (resid <= worst_kept).astype(o.dtype)[:, None, :]  # M x 1 x n (a tie at the cut keeps both)
+    w = (resid <= worst_kept).astype(o.dtype)[:, None, :]  # M x 1 x n (pixels tied at the cut are all kept)
     k = np.add.reduce(w, axis=-1)  # M x 1
     dx = (o - np.add.reduce(o * w, axis=-1, keepdims=True) / k[..., None]) * w
     dy = (r - np.add.reduce(r * w, axis=-1, keepdims=True) / k[..., None]) * w
