@@ -120,7 +120,7 @@ def _correlate_by_definition(obs: np.ndarray, refs: np.ndarray, trim: float) -> 
 
 
 def test_standardise_is_its_definition_to_float_rounding() -> None:
-    """Channel-major rows with pairwise sums, or a reduce along the pixels in other layouts."""
+    """Channel-major rows with pairwise sums, in any memory layout."""
     rng = np.random.default_rng(13)
     for n, lead in ((20, ()), (700, ()), (2500, (2,)), (1300, (60,)), (5000, (1,))):
         for dtype in (np.float32, np.float64):

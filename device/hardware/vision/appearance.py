@@ -62,12 +62,7 @@ def standardise(x: np.ndarray) -> np.ndarray:
     """Zero mean, unit deviation per colour channel along the pixel axis (second to last).
 
     A C-ordered array has a pixel's 3 channels innermost, and every numpy loop over it was 3 long:
-    it is worked on channel-major rows instead. Other layouts (a mask applied across faces puts
-    the pixels outermost) are reduced as they are, which is fast there."""
-    if not x.flags.c_contiguous or x.ndim < 2:
-        inv_n = 1.0 / x.shape[-2]
-        x = x - np.add.reduce(x, axis=-2, keepdims=True) * inv_n
-        return x / (np.sqrt(np.add.reduce(x * x, axis=-2, keepdims=True) * inv_n) + 1e-3)
+    it is worked on channel-major rows instead."""
     rows = _standardise_rows(np.ascontiguousarray(np.swapaxes(x, -2, -1)))
     return np.ascontiguousarray(np.swapaxes(rows, -2, -1))
 
