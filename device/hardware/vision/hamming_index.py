@@ -49,13 +49,13 @@ class HammingIndex:
         self.max_bucket = max_bucket
         self._d64 = desc.view(np.uint64)
         self._positions = _choose_bits(desc, tables, bits, seed)
-        # key[t] = sum of 2**b over the table's b-th sampled bit: one (bits x tables) product.
-        # Only the sampled bit positions are kept as rows (a position's weight per table).
-        self._used_bits = np.unique(self._positions)
-        row_of = np.searchsorted(self._used_bits, self._positions)
-        self._key_weights = np.zeros((len(self._used_bits), tables), np.float32)
+        # key[t] = sum of 2**b over the table's b-th sampled bit: one (256 x tables) product, a
+        # row per bit position (its weight per table; 0 for a position no table samples). Every
+        # row rather than the sampled ones only: picking those columns out of the unpacked bits
+        # cost more than the product saves (the keys are the same: integer sums below 2**24).
+        self._key_weights = np.zeros((256, tables), np.float32)
         for t in range(tables):
-            np.add.at(self._key_weights[:, t], row_of[t], (1 << np.arange(bits)).astype(np.float32))
+            np.add.at(self._key_weights[:, t], self._positions[t], (1 << np.arange(bits)).astype(np.float32))
         keys = np.ascontiguousarray(self._keys(desc).T)  # T x N: a table's keys contiguous
         nbuckets = 1 << bits
         # Per table: descriptor rows sorted by key, and CSR offsets of each key's bucket.
@@ -69,12 +69,12 @@ class HammingIndex:
         self._table_base = np.arange(tables, dtype=np.int64) * (nbuckets + 1)
 
     def _keys(self, desc: np.ndarray) -> np.ndarray:
-        """N x T bucket keys: the sampled bits (N x used) times their weights per table (used x T).
+        """N x T bucket keys: the unpacked bits (N x 256) times their weights per table (256 x T).
         float32 is exact below 2**24 and goes through BLAS (an int64 product does not), in blocks
         of `_KEY_ROWS` rows: on a bigger product OpenBLAS starts threads that spin on the other
         core (measured: 512 rows cost 2.3 ms of this thread and 4.6 ms of the process, 4 blocks
         of 128 rows 0.1 ms)."""
-        bits = np.take(np.unpackbits(desc, axis=1), self._used_bits, axis=1).astype(np.float32)
+        bits = np.unpackbits(desc, axis=1).astype(np.float32)
         keys = np.empty((len(desc), self._key_weights.shape[1]), np.float32)
         for lo in range(0, len(desc), _KEY_ROWS):
             np.matmul(bits[lo : lo + _KEY_ROWS], self._key_weights, out=keys[lo : lo + _KEY_ROWS])
