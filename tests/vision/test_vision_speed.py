@@ -10,6 +10,7 @@ from device.hardware.vision.appearance import FaceRows, correlate, standardise
 from device.hardware.vision.badge_finder import BadgeColour, BadgeFinder, _chroma_planes, _near
 from device.hardware.vision.captures import iter_hold, single_frame
 from device.hardware.vision.card_art import BADGE_BGR, render_card
+from device.hardware.vision.features import Features
 from device.hardware.vision.identifier import Identifier, Thresholds
 from device.hardware.vision.references import ReferenceSet
 
@@ -175,3 +176,46 @@ def test_ranking_a_family_by_matrix_products_gives_the_gathered_correlations() -
     nineteen = np.zeros((40, 30), bool)
     nineteen[:19, 0] = True
     assert not rows.correlate(faces[7], nineteen, np.arange(50)).any()
+
+
+_Votes = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _votes_by_definition(ident: Identifier, feats: Features) -> _Votes | None:
+    """Each query's nearest candidate (the lowest reference row among equals) and its nearest
+    candidate of a card that is no look-alike of the first's, one query at a time in Python."""
+    cand = ident.index.candidates(feats.descriptors)
+    rows, refs, cards = [], [], []
+    for q in np.unique(cand.query):
+        pairs = sorted(zip(cand.dist[cand.query == q].tolist(), cand.ref[cand.query == q].tolist(), strict=True))
+        d1, best = pairs[0]
+        card = int(ident.owner[best])
+        others = [d for d, r in pairs if not ident.alike[card, int(ident.owner[r])]]
+        d2 = min(min(others, default=1 << 20), 256)
+        if d1 <= ident.t.max_dist and d1 < ident.t.ratio * d2:
+            rows.append(int(q))
+            refs.append(best)
+            cards.append(card)
+    if not rows:
+        return None
+    q_card = np.array(cards, np.int64)
+    return np.bincount(q_card, minlength=len(ident.labels)), feats.points[rows], ident.points[refs], q_card
+
+
+def test_the_votes_are_their_per_query_definition(identifier: Identifier) -> None:
+    """`Identifier._votes` (flat look-ups over every candidate pair at once) against the nearest
+    and the nearest outside the family found query by query: the same votes, points and cards,
+    on frames with a card, without one, and on a table of a card's look-alikes (two decks)."""
+    cards = decks.card_ids_for(decks.SYNTHETIC_DECK)
+    frames = [single_frame(render_card(decks.SYNTHETIC_DECK, cards[k]), 900 + k, "medium") for k in (0, 9, 23, 41)]
+    frames += [single_frame(None, 950 + k, "medium", "table") for k in range(2)]
+    voted = 0
+    for frame in frames:
+        feats = identifier.extractor.frame(frame)
+        got, expected = identifier._votes(feats), _votes_by_definition(identifier, feats)
+        assert (got is None) == (expected is None)
+        if got is not None and expected is not None:
+            voted += 1
+            for a, b in zip(got, expected, strict=True):
+                assert np.array_equal(a, b)
+    assert voted >= 4  # (the frames with a card vote)
