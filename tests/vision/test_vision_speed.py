@@ -205,7 +205,7 @@ def _votes_by_definition(ident: Identifier, feats: Features) -> _Votes | None:
 def test_the_votes_are_their_per_query_definition(identifier: Identifier) -> None:
     """`Identifier._votes` (flat look-ups over every candidate pair at once) against the nearest
     and the nearest outside the family found query by query: the same votes, points and cards,
-    on frames with a card, without one, and on a table of a card's look-alikes (two decks)."""
+    on frames with a card and empty tables, with two decks enrolled (so families span decks)."""
     cards = decks.card_ids_for(decks.SYNTHETIC_DECK) or []
     frames = [single_frame(render_card(decks.SYNTHETIC_DECK, cards[k]), 900 + k, "medium") for k in (0, 9, 23, 41)]
     frames += [single_frame(None, 950 + k, "medium", "table") for k in range(2)]
