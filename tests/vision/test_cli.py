@@ -120,3 +120,25 @@ def test_data_dir_from_environment(tmp_path: Path, card_folder, monkeypatch, cap
 
 def test_enroll_from_a_missing_folder(tmp_path: Path, capsys) -> None:
     assert _run(["enroll", "--deck", "x", "--from", str(tmp_path / "nope"), "--data-dir", str(tmp_path)]) == 2
+
+
+def test_enroll_refuses_card_ids_with_tabs_or_line_breaks(enrolled: Path, tmp_path: Path, capsys) -> None:
+    """A file name with a tab or a line break would put it into the card id, and `houston
+    identify` prints ids between tabs, one image a line: the folder is refused, naming the file,
+    and the deck already enrolled under that name is left as it was."""
+    store = enrolled / "vision" / "table.npz"
+    before = store.read_bytes()
+    for bad in ("pilot\totto.png", "medic\nzed__2.png"):
+        folder = tmp_path / f"photos-{len(bad)}"
+        folder.mkdir()
+        cv2.imwrite(str(folder / "engineer-ada.png"), render_card("synthetic", "engineer-ada"))
+        cv2.imwrite(str(folder / bad), render_card("synthetic", "pilot-otto"))
+        assert _run(["enroll", "--deck", "table", "--from", str(folder), "--data-dir", str(enrolled)]) == 1
+        err = capsys.readouterr().err
+        assert repr(bad) in err and "unprintable" in err
+        assert store.read_bytes() == before
+    spaced = tmp_path / "spaced"
+    spaced.mkdir()
+    cv2.imwrite(str(spaced / "red dragon.png"), render_card("synthetic", "pilot-otto"))
+    assert _run(["enroll", "--deck", "spaced", "--from", str(spaced), "--data-dir", str(tmp_path / "d")]) == 0
+    assert "enrolled 1 cards" in capsys.readouterr().out

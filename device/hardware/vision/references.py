@@ -148,9 +148,14 @@ def _inner_frame_of_scan(quad: np.ndarray, w: int, h: int) -> bool:
 
 
 def card_id_from_filename(path: Path) -> str:
-    """`<card-id>.<ext>` or `<card-id>__<n>.<ext>` -> card id."""
+    """`<card-id>.<ext>` or `<card-id>__<n>.<ext>` -> card id. A tab, a line break or another
+    unprintable character is refused (ValueError): `houston identify` prints the id between tabs,
+    one image a line, for the programs that read its output."""
     m = _NAME_RE.match(path.stem)
-    return m.group("card") if m else path.stem
+    card = m.group("card") if m else path.stem
+    if not card.isprintable():
+        raise ValueError(f"the card id in {path.name!r} has a tab, a line break or another unprintable character")
+    return card
 
 
 def images_by_card(folder: Path) -> dict[str, list[Path]]:
